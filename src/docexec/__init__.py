@@ -1,0 +1,1 @@
+"""docexec: executes documentation snippets in isolated processes and caches their results."""

@@ -1,0 +1,168 @@
+"""What a snippet declares about itself, read from its own comment lines.
+
+One parser serves the build, the tests and the command line, so they all read one truth:
+
+    # docexec: cuda                                   needs a CUDA device
+    # docexec: raises=RuntimeError match="regex"      must raise this (message searched with regex)
+    # docexec: timeout=60                             seconds instead of the default
+    # docexec: show=core                              the page shows only the named part
+
+Named parts use the section markers of pymdownx.snippets, so the standard extension can
+include the same part: ``# --8<-- [start:core]`` ... ``# --8<-- [end:core]``.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_TIMEOUT = 30.0
+PREFIX = "# docexec:"
+ACCEPTED = {
+    "cuda": "cuda (a flag: the snippet needs a CUDA device)",
+    "raises": "raises=ExceptionName (the snippet must raise it)",
+    "match": 'match="regex" (with raises: searched in the exception message)',
+    "timeout": "timeout=SECONDS (a positive number)",
+    "show": "show=NAME (the page shows the part between the NAME section markers)",
+}
+_DECLARATION_LINE = re.compile(r"^\s*#\s*docexec\b")
+_SECTION_LINE = re.compile(r"^\s*#\s*-{1,}8<-{1,}\s*\[(start|end):([\w-]+)\]\s*$")
+_EXCEPTION_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+
+
+class DeclarationError(ValueError):
+    """A declaration or section marker that cannot be understood; names ``file:line``."""
+
+    def __init__(self, path: str, line: int, problem: str) -> None:
+        accepted = "; ".join(ACCEPTED.values())
+        super().__init__(f"{path}:{line}: {problem}. Accepted declarations: {accepted}")
+        self.path = path
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """Everything a snippet declares, plus the named parts it marks."""
+
+    cuda: bool = False
+    raises: str | None = None
+    match: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    show: str | None = None
+    # name -> (first line, last line) of the part's content, 1-based and inclusive
+    sections: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def parse(source: str, path: str) -> Declarations:
+    """Read the declarations of one snippet; raise `DeclarationError` on anything unknown."""
+    values: dict[str, object] = {}
+    sections: dict[str, tuple[int, int]] = {}
+    open_sections: dict[str, int] = {}
+    for number, line in enumerate(source.splitlines(), start=1):
+        if _DECLARATION_LINE.match(line):
+            _parse_declaration(line, path, number, values)
+            continue
+        marker = _SECTION_LINE.match(line)
+        if marker:
+            kind, name = marker.groups()
+            if kind == "start":
+                if name in open_sections or name in sections:
+                    raise DeclarationError(path, number, f"section {name!r} starts twice")
+                open_sections[name] = number
+            else:
+                if name not in open_sections:
+                    raise DeclarationError(path, number, f"section {name!r} ends without a start")
+                sections[name] = (open_sections.pop(name) + 1, number - 1)
+        elif "8<" in line and line.lstrip().startswith("#"):
+            raise DeclarationError(path, number, "malformed section marker (expected "
+                                   "'# --8<-- [start:NAME]' or '# --8<-- [end:NAME]')")
+    for name, start in open_sections.items():
+        raise DeclarationError(path, start, f"section {name!r} is never ended")
+    if "match" in values and "raises" not in values:
+        raise DeclarationError(path, values["match_line"], "match= needs raises=")  # type: ignore[arg-type]
+    show = values.get("show")
+    if show is not None and show not in sections:
+        raise DeclarationError(path, values["show_line"], f"show={show} names no section; "  # type: ignore[arg-type]
+                               f"sections here: {sorted(sections) or 'none'}")
+    return Declarations(
+        cuda=bool(values.get("cuda", False)),
+        raises=values.get("raises"),  # type: ignore[arg-type]
+        match=values.get("match"),  # type: ignore[arg-type]
+        timeout=values.get("timeout", DEFAULT_TIMEOUT),  # type: ignore[arg-type]
+        show=show,  # type: ignore[arg-type]
+        sections=sections,
+    )
+
+
+def parse_file(path: Path, root: Path) -> Declarations:
+    """`parse` for a file, naming it relative to ``root`` in errors."""
+    return parse(path.read_text(encoding="utf-8"), path.relative_to(root).as_posix())
+
+
+def _parse_declaration(line: str, path: str, number: int, values: dict[str, object]) -> None:
+    head, _, rest = line.partition(":")
+    if head.strip().replace(" ", "") != "#docexec" or not rest.strip():
+        raise DeclarationError(path, number, f"malformed declaration {line.strip()!r} "
+                               "(expected '# docexec: key=value ...')")
+    try:
+        tokens = shlex.split(rest)
+    except ValueError as error:
+        raise DeclarationError(path, number, f"cannot split {rest.strip()!r}: {error}") from None
+    for token in tokens:
+        key, has_value, value = token.partition("=")
+        if key not in ACCEPTED:
+            raise DeclarationError(path, number, f"unknown declaration {key!r}")
+        if key in values:
+            raise DeclarationError(path, number, f"{key!r} is declared twice")
+        if key == "cuda":
+            if has_value:
+                raise DeclarationError(path, number, "cuda takes no value")
+            values[key] = True
+            continue
+        if not value:
+            raise DeclarationError(path, number, f"{key} needs a value ({ACCEPTED[key]})")
+        if key == "timeout":
+            try:
+                seconds = float(value)
+            except ValueError:
+                seconds = -1.0
+            if not seconds > 0:
+                raise DeclarationError(path, number, f"timeout={value} is not a positive number")
+            values[key] = seconds
+        elif key == "raises":
+            if not _EXCEPTION_NAME.match(value):
+                raise DeclarationError(path, number, f"raises={value} is not an exception name")
+            values[key] = value
+        elif key == "match":
+            try:
+                re.compile(value)
+            except re.error as error:
+                raise DeclarationError(path, number, f"match={value!r} is no regex: {error}") from None
+            values[key] = value
+        else:
+            values[key] = value
+        values[f"{key}_line"] = number
+
+
+def displayed_source(source: str, declarations: Declarations) -> str:
+    """The code a reader sees: the named part if declared, without declaration or marker lines."""
+    lines = source.splitlines()
+    if declarations.show:
+        first, last = declarations.sections[declarations.show]
+        lines = lines[first - 1 : last]
+    kept = [line for line in lines if not (_DECLARATION_LINE.match(line) or _SECTION_LINE.match(line))]
+    while kept and not kept[0].strip():
+        kept.pop(0)
+    while kept and not kept[-1].strip():
+        kept.pop()
+    if declarations.show:
+        kept = _dedent(kept)
+    return "\n".join(kept) + "\n"
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    indents = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    cut = min(indents, default=0)
+    return [line[cut:] for line in lines]

@@ -1,0 +1,154 @@
+"""Runs snippets with their results cached: the one entry point for build, tests and CLI."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from docexec import cache, declarations, result, runner
+from docexec.declarations import DeclarationError, Declarations
+
+SNIPPETS_DIR = "snippets"
+LIBRARY_DIR = "src/torchguide"
+PROGRESS_BAR_FROM = 8  # uncached snippets; fewer finish before a bar would be worth drawing
+_ENGINE_FILES = ("child.py", "server.py", "result.py", "runner.py")
+
+
+def detect_device() -> str:
+    """``cuda`` on a CUDA build of torch with an NVIDIA GPU present, else ``cpu``.
+
+    Decided without importing torch (a second), so a fully cached build never imports it.
+    ``DOCEXEC_DEVICE`` overrides the guess.
+    """
+    if os.environ.get("DOCEXEC_DEVICE"):
+        return os.environ["DOCEXEC_DEVICE"]
+    version = importlib.metadata.version("torch")
+    if "+cpu" in version:
+        return "cpu"
+    gpus = Path("/proc/driver/nvidia/gpus")
+    return "cuda" if gpus.is_dir() and any(gpus.iterdir()) else "cpu"
+
+
+@dataclass
+class Summary:
+    executed: int = 0
+    cached: int = 0
+    skipped: int = 0
+    failures: list[result.Result] = field(default_factory=list)
+
+    def line(self) -> str:
+        text = f"{self.executed} executed, {self.cached} cached, {self.skipped} skipped (CUDA)"
+        if self.failures:
+            text += f", {len(self.failures)} failed: " + ", ".join(r.path for r in self.failures)
+        return text
+
+
+class Engine:
+    """Executes snippets of the project at ``root`` and keeps their results."""
+
+    def __init__(self, root: Path, cache_dir: Path | None = None, force: bool = False,
+                 workers: int | None = None, use_fork: bool | None = None) -> None:
+        self.root = root.resolve()
+        default_cache = self.root / ".cache" / "docexec"
+        self.cache = cache.ResultCache(Path(cache_dir or os.environ.get("DOCEXEC_CACHE_DIR") or default_cache))
+        self.force = force or bool(os.environ.get("DOCEXEC_FORCE"))
+        self.workers = workers or os.cpu_count() or 1
+        self.use_fork = use_fork
+        self.environment = {
+            "torch": importlib.metadata.version("torch"),
+            "python": platform.python_version(),
+            "device": detect_device(),
+        }
+        library = self.root / LIBRARY_DIR
+        self._library_digest = cache.digest_files(list(library.rglob("*.py")), self.root) if library.is_dir() else ""
+        here = Path(__file__).parent
+        self._engine_digest = cache.digest_files([here / name for name in _ENGINE_FILES], here)
+        self._lock = threading.Lock()
+
+    def all_snippets(self) -> list[str]:
+        folder = self.root / SNIPPETS_DIR
+        return sorted(p.relative_to(self.root).as_posix() for p in folder.rglob("*.py"))
+
+    def declarations(self, path: str) -> Declarations:
+        """Raises `DeclarationError` (``file:line``) or `FileNotFoundError`."""
+        return declarations.parse_file(self.root / path, self.root)
+
+    def key(self, path: str) -> str:
+        source = (self.root / path).read_bytes()
+        return cache.result_key(source, self._library_digest, self._engine_digest, self.environment)
+
+    def run(self, paths: list[str], progress: bool = True) -> tuple[dict[str, result.Result], Summary]:
+        """Results for ``paths`` (repo-relative), from the cache or executed in parallel.
+
+        Raises `DeclarationError` for a snippet whose declarations are malformed, before running any.
+        """
+        summary = Summary()
+        results: dict[str, result.Result] = {}
+        pending: list[tuple[str, Declarations, str]] = []
+        for path in sorted(set(paths)):
+            decl = self.declarations(path)
+            if decl.cuda and self.environment["device"] != "cuda":
+                results[path] = result.skipped(path, "needs a CUDA device; it runs on the CUDA runner",
+                                               self.environment)
+                summary.skipped += 1
+                continue
+            key = self.key(path)
+            cached = None if self.force else self.cache.get(key)
+            if cached is not None:
+                results[path] = cached
+                summary.cached += 1
+            else:
+                pending.append((path, decl, key))
+        self._execute(pending, results, progress)
+        summary.executed = len(pending)
+        summary.failures = [r for r in results.values() if r.status == result.FAILED]
+        return results, summary
+
+    def _execute(self, pending: list[tuple[str, Declarations, str]],
+                 results: dict[str, result.Result], progress: bool) -> None:
+        if not pending:
+            return
+        scratch = Path(tempfile.mkdtemp(prefix="docexec-"))
+        bar = tqdm(total=len(pending), unit="snippet", desc="docexec", file=sys.stderr, leave=False,
+                   disable=not progress or len(pending) < PROGRESS_BAR_FROM)
+        by_job_dir: dict[str, tuple[str, Declarations, str]] = {}
+        jobs = []
+        for index, (path, decl, key) in enumerate(pending):
+            job = runner.new_job(path, self.root / path, decl.timeout, scratch, index)
+            by_job_dir[job["job_dir"]] = (path, decl, key)
+            jobs.append(job)
+
+        def on_done(job: dict, report: dict) -> None:
+            path, decl, key = by_job_dir[job["job_dir"]]
+            outcome = result.assemble(path, Path(job["job_dir"]), report, decl, self.environment)
+            if outcome.status == result.PASSED:  # a failure may be the machine's (a timeout): retry next time
+                self.cache.put(key, outcome)
+            with self._lock:
+                results[path] = outcome
+                bar.update()
+
+        try:
+            runner.run_jobs(jobs, self.workers, on_done, use_fork=self.use_fork)
+        finally:
+            bar.close()
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above ``start`` that holds ``snippets/``."""
+    for folder in [start.resolve(), *start.resolve().parents]:
+        if (folder / SNIPPETS_DIR).is_dir():
+            return folder
+    raise FileNotFoundError(f"no {SNIPPETS_DIR}/ folder at or above {start}")
+
+
+__all__ = ["DeclarationError", "Engine", "Summary", "detect_device", "find_root"]

@@ -1,0 +1,68 @@
+"""Labs: notebook pages whose source is a jupytext percent-format snippet under ``snippets/labs/``.
+
+The notebook is built from the snippet and filled with the outputs the engine recorded for each
+cell, so mkdocs-jupyter only renders it (``execute: false``): one engine and one cache for all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+from docexec.result import Result
+
+LABS_DIR = "snippets/labs"
+
+
+def lab_snippets(root: Path) -> list[str]:
+    folder = root / LABS_DIR
+    return sorted(p.relative_to(root).as_posix() for p in folder.glob("*.py")) if folder.is_dir() else []
+
+
+def page_uri(path: str) -> str:
+    """``snippets/labs/name.py`` is the page ``labs/name.ipynb``."""
+    return "labs/" + Path(path).with_suffix(".ipynb").name
+
+
+class LabError(ValueError):
+    pass
+
+
+def notebook_from(root: Path, path: str, result: Result) -> nbformat.NotebookNode:
+    notebook = jupytext.reads((root / path).read_text(encoding="utf-8"), fmt="py:percent")
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    if result.cells and len(result.cells) > len(code_cells):
+        raise LabError(f"{path}: {len(code_cells)} code cells, but {len(result.cells)} were executed; "
+                       "start the file with a '# %%' line")
+    for index, cell in enumerate(code_cells):
+        cell.outputs = []
+        cell.execution_count = index + 1 if index < len(result.cells) else None
+        if index >= len(result.cells):
+            continue
+        recorded = result.cells[index]
+        for name, text in recorded.streams:
+            cell.outputs.append(nbformat.v4.new_output("stream", name=name, text=text))
+        for png in recorded.figures:
+            cell.outputs.append(nbformat.v4.new_output("display_data", data={"image/png": png}))
+    if result.expected_exception and result.exception:
+        exception = result.exception
+        code_cells[len(result.cells) - 1].outputs.append(nbformat.v4.new_output(
+            "error", ename=exception["type"], evalue=exception["message"],
+            traceback=exception["traceback"].splitlines()))
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return notebook
+
+
+def write_notebook(root: Path, path: str, result: Result, pages_root: Path) -> Path:
+    """Write the filled notebook to ``pages_root/labs/`` and return its path."""
+    target = pages_root / page_uri(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    text = nbformat.writes(notebook_from(root, path, result))
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+    return target
+
+
+__all__ = ["LABS_DIR", "LabError", "lab_snippets", "notebook_from", "page_uri", "write_notebook"]

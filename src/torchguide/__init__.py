@@ -1,0 +1,1 @@
+"""torchguide: the reusable answers of PyTorch Foundations."""
