@@ -1,0 +1,98 @@
+"""pytest plugin: every file under ``snippets/`` is a test, run by the same engine and cache as
+the site build, so a CI run executes each snippet once.
+
+All collected snippets are executed together, in parallel, before the first test runs; each test
+then reports its own snippet's result. CUDA snippets skip with a reason where no GPU is present.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docexec.engine import SNIPPETS_DIR, DeclarationError, Engine
+from docexec.result import FAILED, SKIPPED, Result
+
+_engine_key = pytest.StashKey[Engine]()
+_results_key = pytest.StashKey[dict[str, Result]]()
+# pytest-markdown-docs reads the code blocks of Markdown files and docstrings; these are the
+# places it may look. Snippets would be imported (executed) by it, and pages hold no Python.
+MARKDOWN_DOCS_PLACES = ("README.md", "CONTRIBUTING.md", "src/torchguide/")
+
+
+class SnippetFailed(Exception):
+    pass
+
+
+def _root(config: pytest.Config) -> Path:
+    return Path(config.rootpath)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    root = _root(parent.config)
+    if file_path.suffix == ".py" and file_path.is_relative_to(root / SNIPPETS_DIR):
+        return SnippetFile.from_parent(parent, path=file_path)
+    return None
+
+
+class SnippetFile(pytest.File):
+    def collect(self):  # type: ignore[no-untyped-def]
+        yield SnippetItem.from_parent(self, name=self.path.name)
+
+
+class SnippetItem(pytest.Item):
+    @property
+    def snippet(self) -> str:
+        return self.path.relative_to(_root(self.config)).as_posix()
+
+    def runtest(self) -> None:
+        results = self.config.stash.get(_results_key, {})
+        outcome = results.get(self.snippet)
+        if outcome is None:  # not prepared in bulk (e.g. declarations broke the batch): run alone
+            engine = self.config.stash[_engine_key]
+            outcome = engine.run([self.snippet], progress=False)[0][self.snippet]
+        if outcome.status == SKIPPED:
+            raise pytest.skip.Exception(outcome.failure or "skipped", _use_item_location=True)
+        if outcome.status == FAILED:
+            raise SnippetFailed(outcome.failure)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # type: ignore[no-untyped-def]
+        if isinstance(excinfo.value, (SnippetFailed, DeclarationError)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"snippet {self.snippet}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[_engine_key] = Engine(_root(config))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    snippets = [item.snippet for item in session.items if isinstance(item, SnippetItem)]
+    if not snippets:
+        return
+    engine = session.config.stash[_engine_key]
+    valid = []
+    for path in snippets:
+        try:
+            engine.declarations(path)
+            valid.append(path)
+        except DeclarationError:
+            pass  # its own test reports the error with file:line
+    results, summary = engine.run(valid)
+    session.config.stash[_results_key] = results
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"docexec: {summary.line()}")
+
+
+@pytest.hookimpl(wrapper=True, specname="pytest_collect_file")
+def pytest_collect_file_markdown_docs_in_place(file_path: Path, parent: pytest.Collector):  # type: ignore[no-untyped-def]
+    collected = yield
+    root = _root(parent.config)
+    relative = file_path.relative_to(root).as_posix() if file_path.is_relative_to(root) else ""
+    allowed = any(relative == place or relative.startswith(place) for place in MARKDOWN_DOCS_PLACES)
+    return [c for c in collected if allowed or type(c).__module__ != "pytest_markdown_docs.plugin"]

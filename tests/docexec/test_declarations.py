@@ -1,0 +1,67 @@
+import pytest
+
+from docexec.declarations import DEFAULT_TIMEOUT, DeclarationError, displayed_source, parse
+
+SNIPPET = '''\
+# docexec: raises=RuntimeError match="view size"
+# docexec: timeout=5
+import torch
+
+x = torch.ones(2)
+# --8<-- [start:core]
+    y = x + 1
+# --8<-- [end:core]
+'''
+
+
+def test_every_key_is_read():
+    decl = parse(SNIPPET + "# docexec: cuda show=core\n", "snippets/a.py")
+    assert decl.raises == "RuntimeError" and decl.match == "view size"
+    assert decl.timeout == 5.0 and decl.cuda and decl.show == "core"
+    assert decl.sections == {"core": (7, 7)}
+
+
+def test_defaults_when_nothing_is_declared():
+    decl = parse("print(1)\n", "snippets/a.py")
+    assert (decl.cuda, decl.raises, decl.timeout, decl.show) == (False, None, DEFAULT_TIMEOUT, None)
+
+
+def test_the_displayed_code_drops_declarations_and_markers():
+    decl = parse(SNIPPET, "snippets/a.py")
+    shown = displayed_source(SNIPPET, decl)
+    assert "docexec" not in shown and "8<" not in shown
+    assert shown.startswith("import torch\n")
+
+
+def test_a_named_part_is_shown_alone_and_dedented():
+    source = SNIPPET + "# docexec: show=core\n"
+    assert displayed_source(source, parse(source, "snippets/a.py")) == "y = x + 1\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("# docexec: needs_gpu", "unknown declaration 'needs_gpu'"),
+        ("# docexec: timeout=soon", "timeout=soon is not a positive number"),
+        ("# docexec: timeout=-1", "timeout=-1 is not a positive number"),
+        ("# docexec: cuda=yes", "cuda takes no value"),
+        ("# docexec: raises=", "raises needs a value"),
+        ("# docexec: raises=Runtime Error", "unknown declaration 'Error'"),
+        ('# docexec: raises=RuntimeError match="("', "is no regex"),
+        ('# docexec: match="x"', "match= needs raises="),
+        ("# docexec: show=missing", "show=missing names no section"),
+        ("# docexec: cuda cuda", "'cuda' is declared twice"),
+        ("# docexec raises=RuntimeError", "malformed declaration"),
+        ("# docexec: timeout='5", "cannot split"),
+        ("# --8<-- [begin:core]", "malformed section marker"),
+        ("# --8<-- [end:nothing]", "section 'nothing' ends without a start"),
+        ("# --8<-- [start:open]", "section 'open' is never ended"),
+    ],
+)
+def test_bad_declarations_name_file_line_and_the_accepted_keys(line, problem):
+    with pytest.raises(DeclarationError) as error:
+        parse(f"import torch\n{line}\n", "snippets/page/bad.py")
+    message = str(error.value)
+    assert message.startswith("snippets/page/bad.py:2: ")
+    assert problem in message
+    assert "Accepted declarations: cuda" in message and "show=NAME" in message

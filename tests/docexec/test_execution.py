@@ -1,0 +1,239 @@
+"""The engine with real processes: what a snippet can do to its process, and what gets recorded.
+
+The snippets of one behaviour each are run together in one batch (as a build would run them) and
+each test looks at its own result.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from docexec.child import MAX_OUTPUT_CHARS
+from docexec.result import FAILED, PASSED, SKIPPED
+
+BEHAVIOURS = {
+    "ordered.py": """
+        import sys
+        print("one")
+        print("two", file=sys.stderr)
+        print("three")
+    """,
+    "hang.py": """
+        # docexec: timeout=1
+        import time
+        print("started")
+        time.sleep(60)
+    """,
+    "segfault.py": """
+        import ctypes
+        print("before the crash")
+        ctypes.string_at(0)
+    """,
+    "os_exit.py": """
+        import os
+        print("leaving")
+        os._exit(3)
+    """,
+    "sys_exit.py": """
+        import sys
+        sys.exit(0)
+    """,
+    "huge_output.py": """
+        print("x" * 10_000_000)
+    """,
+    "unexpected_error.py": """
+        import torch
+        def helper():
+            return torch.ones(2, 3).view(4)
+        helper()
+    """,
+    "expected_error.py": """
+        # docexec: raises=RuntimeError match="shape '\\[4\\]' is invalid"
+        import torch
+        torch.ones(2, 3).view(4)
+    """,
+    "expected_error_missing.py": """
+        # docexec: raises=ValueError
+        print("nothing goes wrong")
+    """,
+    "expected_error_other_type.py": """
+        # docexec: raises=ValueError
+        raise KeyError("k")
+    """,
+    "expected_error_other_message.py": """
+        # docexec: raises=RuntimeError match="^exactly this$"
+        raise RuntimeError("something else")
+    """,
+    "expected_error_subclass.py": """
+        # docexec: raises=LookupError
+        {}["missing"]
+    """,
+    "figure.py": """
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(2, 1))
+        ax.plot([0, 1], [1, 0])
+        plt.show()
+        fig2, ax2 = plt.subplots(figsize=(2, 1))
+    """,
+    "writes_file.py": """
+        import os
+        from pathlib import Path
+        assert os.listdir(".") == [], os.listdir(".")
+        Path("scratch.txt").write_text("left behind")
+        print("cwd is empty and writable")
+    """,
+    "leaks_global_state.py": """
+        import torch
+        torch.set_default_dtype(torch.float64)
+        print(torch.get_default_dtype())
+    """,
+    "sees_clean_state.py": """
+        import random
+        import torch
+        assert torch.get_default_dtype() == torch.float32
+        print(random.random(), torch.rand(1).item())
+    """,
+    "needs_cuda.py": """
+        # docexec: cuda
+        import torch
+        print(torch.cuda.get_device_name())
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def batch(module_project):
+    project = module_project
+    paths = [project.snippet(name, code) for name, code in BEHAVIOURS.items()]
+    results, summary = project.engine().run(paths, progress=False)
+    return {path.removeprefix("snippets/"): result for path, result in results.items()}, summary
+
+
+def test_stdout_and_stderr_are_recorded_in_order(batch):
+    result = batch[0]["ordered.py"]
+    assert result.status == PASSED
+    assert result.cells[0].streams == [("stdout", "one\n"), ("stderr", "two\n"), ("stdout", "three\n")]
+
+
+def test_a_hang_is_killed_at_the_timeout(batch):
+    result = batch[0]["hang.py"]
+    assert result.status == FAILED
+    assert "timed out after 1 s" in result.failure
+    assert result.output == "started\n"  # what came before the hang is kept
+    assert result.duration < 10
+
+
+def test_a_segfault_is_a_failure_that_names_the_signal(batch):
+    result = batch[0]["segfault.py"]
+    assert result.status == FAILED
+    assert "SIGSEGV" in result.failure
+    assert result.output == "before the crash\n"
+
+
+def test_os_exit_is_a_failure_with_its_status(batch):
+    result = batch[0]["os_exit.py"]
+    assert result.status == FAILED
+    assert "exited with status 3" in result.failure
+    assert result.output == "leaving\n"
+
+
+def test_sys_exit_is_a_failure(batch):
+    result = batch[0]["sys_exit.py"]
+    assert result.status == FAILED
+    assert result.failure.startswith("snippets/sys_exit.py:2: SystemExit")
+
+
+def test_huge_output_is_truncated_with_a_note(batch):
+    result = batch[0]["huge_output.py"]
+    assert result.status == PASSED
+    assert len(result.output) == MAX_OUTPUT_CHARS
+    assert result.dropped_chars == 10_000_001 - MAX_OUTPUT_CHARS
+    assert "output truncated: 9,900,001 more characters" in result.truncation_note
+
+
+def test_an_unexpected_error_names_the_snippet_line_and_keeps_only_its_frames(batch):
+    result = batch[0]["unexpected_error.py"]
+    assert result.status == FAILED
+    assert result.failure.startswith("snippets/unexpected_error.py:3: RuntimeError: shape '[4]' is invalid")
+    traceback = result.exception["traceback"]
+    assert 'File "snippets/unexpected_error.py", line 4, in <module>' in traceback
+    assert 'File "snippets/unexpected_error.py", line 3, in helper' in traceback
+    assert "torch/" not in traceback and "docexec" not in traceback
+
+
+def test_an_expected_error_passes_and_keeps_its_traceback(batch):
+    result = batch[0]["expected_error.py"]
+    assert result.status == PASSED and result.expected_exception
+    assert result.exception["type"] == "RuntimeError"
+    assert "torch.ones(2, 3).view(4)" in result.exception["traceback"]
+
+
+def test_an_expected_error_that_does_not_come_fails(batch):
+    result = batch[0]["expected_error_missing.py"]
+    assert result.status == FAILED
+    assert "expected ValueError, but the snippet finished without raising" in result.failure
+
+
+def test_an_error_of_another_type_fails(batch):
+    result = batch[0]["expected_error_other_type.py"]
+    assert result.status == FAILED
+    assert "expected ValueError, but it raised KeyError" in result.failure
+
+
+def test_an_error_with_another_message_fails(batch):
+    result = batch[0]["expected_error_other_message.py"]
+    assert result.status == FAILED
+    assert "does not match '^exactly this$'" in result.failure
+
+
+def test_a_subclass_of_the_expected_error_passes(batch):
+    result = batch[0]["expected_error_subclass.py"]
+    assert result.status == PASSED and result.exception["type"] == "KeyError"
+
+
+def test_shown_and_open_figures_are_captured_as_png(batch):
+    result = batch[0]["figure.py"]
+    assert result.status == PASSED
+    assert len(result.figures) == 2
+    assert all(base64.b64decode(png).startswith(b"\x89PNG") for png in result.figures)
+
+
+def test_each_snippet_runs_in_a_fresh_empty_folder(batch):
+    assert batch[0]["writes_file.py"].status == PASSED
+
+
+def test_global_state_does_not_leak_between_snippets(batch):
+    assert batch[0]["leaks_global_state.py"].output == "torch.float64\n"
+    assert batch[0]["sees_clean_state.py"].status == PASSED
+
+
+def test_cuda_snippets_are_skipped_with_a_reason_without_a_gpu(batch):
+    result = batch[0]["needs_cuda.py"]
+    assert result.status == SKIPPED
+    assert "CUDA" in result.failure
+
+
+def test_the_summary_counts_every_kind(batch):
+    results, summary = batch
+    failed = {r.path for r in results.values() if r.status == FAILED}
+    assert summary.executed == len(BEHAVIOURS) - 1
+    assert summary.skipped == 1 and summary.cached == 0
+    assert {r.path for r in summary.failures} == failed
+    assert summary.line().startswith(f"{len(BEHAVIOURS) - 1} executed, 0 cached, 1 skipped (CUDA), {len(failed)} failed")
+
+
+def test_randomness_is_seeded_the_same_in_every_run(project):
+    path = project.snippet("draws.py", BEHAVIOURS["sees_clean_state.py"])
+    first = project.engine().run([path], progress=False)[0][path].output
+    second = project.engine(force=True).run([path], progress=False)[0][path].output
+    assert first == second
+
+
+def test_the_subprocess_fallback_runs_and_kills_the_same_way(project):
+    ok = project.snippet("ordered.py", BEHAVIOURS["ordered.py"])
+    hang = project.snippet("hang.py", BEHAVIOURS["hang.py"])
+    results, _ = project.engine(use_fork=False).run([ok, hang], progress=False)
+    assert results[ok].output == "one\ntwo\nthree\n"
+    assert "timed out" in results[hang].failure
