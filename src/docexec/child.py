@@ -15,6 +15,7 @@ import linecache
 import os
 import random
 import sys
+import time
 import traceback
 from pathlib import Path
 
@@ -106,6 +107,7 @@ def run_job(job: dict) -> None:
     _prepare_matplotlib(log, stdout)
 
     namespace = {"__name__": "__main__", "__file__": relpath, "__builtins__": __builtins__}
+    started = time.perf_counter()
     for index, (first_line, text) in enumerate(split_cells(source)):
         stdout.cell = stderr.cell = index
         log.write({"event": "cell", "cell": index, "line": first_line})
@@ -118,7 +120,9 @@ def run_job(job: dict) -> None:
             break
         _flush_figures(log, index)
     sys.stdout.flush()
-    log.write({"event": "end", "dropped_chars": log.dropped_chars})
+    log.write(
+        {"event": "end", "dropped_chars": log.dropped_chars, "exec_seconds": time.perf_counter() - started}
+    )
 
 
 def describe_exception(error: BaseException, relpath: str) -> dict:

@@ -76,16 +76,23 @@ def parse(source: str, path: str) -> Declarations:
                     raise DeclarationError(path, number, f"section {name!r} ends without a start")
                 sections[name] = (open_sections.pop(name) + 1, number - 1)
         elif "8<" in line and line.lstrip().startswith("#"):
-            raise DeclarationError(path, number, "malformed section marker (expected "
-                                   "'# --8<-- [start:NAME]' or '# --8<-- [end:NAME]')")
+            raise DeclarationError(
+                path,
+                number,
+                "malformed section marker (expected '# --8<-- [start:NAME]' or '# --8<-- [end:NAME]')",
+            )
     for name, start in open_sections.items():
         raise DeclarationError(path, start, f"section {name!r} is never ended")
     if "match" in values and "raises" not in values:
         raise DeclarationError(path, values["match_line"], "match= needs raises=")  # type: ignore[arg-type]
     show = values.get("show")
     if show is not None and show not in sections:
-        raise DeclarationError(path, values["show_line"], f"show={show} names no section; "  # type: ignore[arg-type]
-                               f"sections here: {sorted(sections) or 'none'}")
+        raise DeclarationError(
+            path,
+            values["show_line"],
+            f"show={show} names no section; "  # type: ignore[arg-type]
+            f"sections here: {sorted(sections) or 'none'}",
+        )
     return Declarations(
         cuda=bool(values.get("cuda", False)),
         raises=values.get("raises"),  # type: ignore[arg-type]
@@ -104,8 +111,9 @@ def parse_file(path: Path, root: Path) -> Declarations:
 def _parse_declaration(line: str, path: str, number: int, values: dict[str, object]) -> None:
     head, _, rest = line.partition(":")
     if head.strip().replace(" ", "") != "#docexec" or not rest.strip():
-        raise DeclarationError(path, number, f"malformed declaration {line.strip()!r} "
-                               "(expected '# docexec: key=value ...')")
+        raise DeclarationError(
+            path, number, f"malformed declaration {line.strip()!r} (expected '# docexec: key=value ...')"
+        )
     try:
         tokens = shlex.split(rest)
     except ValueError as error:

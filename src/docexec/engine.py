@@ -55,11 +55,19 @@ class Summary:
 class Engine:
     """Executes snippets of the project at ``root`` and keeps their results."""
 
-    def __init__(self, root: Path, cache_dir: Path | None = None, force: bool = False,
-                 workers: int | None = None, use_fork: bool | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        cache_dir: Path | None = None,
+        force: bool = False,
+        workers: int | None = None,
+        use_fork: bool | None = None,
+    ) -> None:
         self.root = root.resolve()
         default_cache = self.root / ".cache" / "docexec"
-        self.cache = cache.ResultCache(Path(cache_dir or os.environ.get("DOCEXEC_CACHE_DIR") or default_cache))
+        self.cache = cache.ResultCache(
+            Path(cache_dir or os.environ.get("DOCEXEC_CACHE_DIR") or default_cache)
+        )
         self.force = force or bool(os.environ.get("DOCEXEC_FORCE"))
         self.workers = workers or os.cpu_count() or 1
         self.use_fork = use_fork
@@ -69,7 +77,9 @@ class Engine:
             "device": detect_device(),
         }
         library = self.root / LIBRARY_DIR
-        self._library_digest = cache.digest_files(list(library.rglob("*.py")), self.root) if library.is_dir() else ""
+        self._library_digest = (
+            cache.digest_files(list(library.rglob("*.py")), self.root) if library.is_dir() else ""
+        )
         here = Path(__file__).parent
         self._engine_digest = cache.digest_files([here / name for name in _ENGINE_FILES], here)
         self._lock = threading.Lock()
@@ -97,8 +107,9 @@ class Engine:
         for path in sorted(set(paths)):
             decl = self.declarations(path)
             if decl.cuda and self.environment["device"] != "cuda":
-                results[path] = result.skipped(path, "needs a CUDA device; it runs on the CUDA runner",
-                                               self.environment)
+                results[path] = result.skipped(
+                    path, "needs a CUDA device; it runs on the CUDA runner", self.environment
+                )
                 summary.skipped += 1
                 continue
             key = self.key(path)
@@ -113,13 +124,20 @@ class Engine:
         summary.failures = [r for r in results.values() if r.status == result.FAILED]
         return results, summary
 
-    def _execute(self, pending: list[tuple[str, Declarations, str]],
-                 results: dict[str, result.Result], progress: bool) -> None:
+    def _execute(
+        self, pending: list[tuple[str, Declarations, str]], results: dict[str, result.Result], progress: bool
+    ) -> None:
         if not pending:
             return
         scratch = Path(tempfile.mkdtemp(prefix="docexec-"))
-        bar = tqdm(total=len(pending), unit="snippet", desc="docexec", file=sys.stderr, leave=False,
-                   disable=not progress or len(pending) < PROGRESS_BAR_FROM)
+        bar = tqdm(
+            total=len(pending),
+            unit="snippet",
+            desc="docexec",
+            file=sys.stderr,
+            leave=False,
+            disable=not progress or len(pending) < PROGRESS_BAR_FROM,
+        )
         by_job_dir: dict[str, tuple[str, Declarations, str]] = {}
         jobs = []
         for index, (path, decl, key) in enumerate(pending):

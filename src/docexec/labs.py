@@ -34,8 +34,10 @@ def notebook_from(root: Path, path: str, result: Result) -> nbformat.NotebookNod
     notebook = jupytext.reads((root / path).read_text(encoding="utf-8"), fmt="py:percent")
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     if result.cells and len(result.cells) > len(code_cells):
-        raise LabError(f"{path}: {len(code_cells)} code cells, but {len(result.cells)} were executed; "
-                       "start the file with a '# %%' line")
+        raise LabError(
+            f"{path}: {len(code_cells)} code cells, but {len(result.cells)} were executed; "
+            "start the file with a '# %%' line"
+        )
     for index, cell in enumerate(code_cells):
         cell.outputs = []
         cell.execution_count = index + 1 if index < len(result.cells) else None
@@ -48,9 +50,14 @@ def notebook_from(root: Path, path: str, result: Result) -> nbformat.NotebookNod
             cell.outputs.append(nbformat.v4.new_output("display_data", data={"image/png": png}))
     if result.expected_exception and result.exception:
         exception = result.exception
-        code_cells[len(result.cells) - 1].outputs.append(nbformat.v4.new_output(
-            "error", ename=exception["type"], evalue=exception["message"],
-            traceback=exception["traceback"].splitlines()))
+        code_cells[len(result.cells) - 1].outputs.append(
+            nbformat.v4.new_output(
+                "error",
+                ename=exception["type"],
+                evalue=exception["message"],
+                traceback=exception["traceback"].splitlines(),
+            )
+        )
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     return notebook
 

@@ -37,7 +37,11 @@ def directive_lines(lines: list[str]) -> list[tuple[int, str, str]]:
             marker = fence.group("fence")
             if open_fence is None:
                 open_fence = marker
-            elif marker[0] == open_fence[0] and len(marker) >= len(open_fence) and not line.strip()[len(marker):]:
+            elif (
+                marker[0] == open_fence[0]
+                and len(marker) >= len(open_fence)
+                and not line.strip()[len(marker) :]
+            ):
                 open_fence = None
             continue
         if open_fence is None:
@@ -65,19 +69,25 @@ def _indent(block: list[str], prefix: str) -> list[str]:
 class SnippetRenderer:
     """Turns a snippet and its result into Markdown lines."""
 
-    def __init__(self, root: Path, results: Callable[[str], Result],
-                 figure_url: Callable[[bytes], str] | None = None) -> None:
+    def __init__(
+        self, root: Path, results: Callable[[str], Result], figure_url: Callable[[bytes], str] | None = None
+    ) -> None:
         self.root = root
         self.results = results
-        self.figure_url = figure_url or (lambda png: "data:image/png;base64," + base64.b64encode(png).decode())
+        self.figure_url = figure_url or (
+            lambda png: "data:image/png;base64," + base64.b64encode(png).decode()
+        )
         self.page = "<page>"
 
     def render(self, path: str, page_line: int) -> list[str]:
         where = f"{self.page}:{page_line}"
         file = self.root / path
         if not path.startswith("snippets/") or not file.is_file():
-            return self._error(where, f"%run {path}: no such snippet (paths are relative to the "
-                               "project root and start with snippets/)")
+            return self._error(
+                where,
+                f"%run {path}: no such snippet (paths are relative to the "
+                "project root and start with snippets/)",
+            )
         source = file.read_text(encoding="utf-8")
         try:
             decl = declarations.parse(source, path)
@@ -108,19 +118,30 @@ class SnippetRenderer:
     def _provenance(self, outcome: Result) -> list[str]:
         env = outcome.environment
         device = "CUDA" if env.get("device") == "cuda" else "CPU"
-        text = (f"Ran on {device} · torch {env.get('torch')} · Python {env.get('python')}"
-                f" · {outcome.duration:.2f} s")
+        text = (
+            f"Ran on {device} · torch {env.get('torch')} · Python {env.get('python')}"
+            f" · {outcome.duration:.2f} s"
+        )
         return ["", f"{text}", "{ .docexec-provenance }", ""]
 
     def _cuda_note(self) -> list[str]:
-        return ["", '!!! info "Runs on the CUDA runner"',
-                "    This snippet needs a CUDA device. Its output is recorded on the CUDA runner when",
-                "    the published site is built; a build without a GPU shows the code only, never an",
-                "    invented output.", ""]
+        return [
+            "",
+            '!!! info "Runs on the CUDA runner"',
+            "    This snippet needs a CUDA device. Its output is recorded on the CUDA runner when",
+            "    the published site is built; a build without a GPU shows the code only, never an",
+            "    invented output.",
+            "",
+        ]
 
     def _failure(self, outcome: Result) -> list[str]:
-        return ["", f'!!! failure "This snippet failed: {_title(outcome.path)}"', "",
-                *_indent(_fenced(outcome.failure or "", " text"), "    "), ""]
+        return [
+            "",
+            f'!!! failure "This snippet failed: {_title(outcome.path)}"',
+            "",
+            *_indent(_fenced(outcome.failure or "", " text"), "    "),
+            "",
+        ]
 
     def _error(self, where: str, message: str) -> list[str]:
         log.warning("%s: %s", where, message)

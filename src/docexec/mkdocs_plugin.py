@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
+import os
 import posixpath
 from pathlib import Path
 
@@ -26,7 +27,8 @@ FIGURES_DIR = "assets/figures"
 
 
 class DocexecConfig(base.Config):
-    execute = config_options.Type(bool, default=True)
+    # DOCEXEC_EXECUTE=0 switches execution off for one run (pages show code only).
+    execute = config_options.Type(bool, default=os.environ.get("DOCEXEC_EXECUTE", "1") != "0")
     force = config_options.Type(bool, default=False)
     workers = config_options.Optional(config_options.Type(int))
 
@@ -73,10 +75,19 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
                 continue
             # A File with a real src_dir, not File.generated: mkdocs-jupyter wraps the file and
             # derives the notebook's path from src_dir, which generated files do not have.
-            files.append(File(labs.page_uri(path), src_dir=str(notebook_root), dest_dir=config.site_dir,
-                              use_directory_urls=config.use_directory_urls))
-        figures = {figure_name(data): data for result in self.results.values()
-                   for data in map(base64.b64decode, result.figures)}
+            files.append(
+                File(
+                    labs.page_uri(path),
+                    src_dir=str(notebook_root),
+                    dest_dir=config.site_dir,
+                    use_directory_urls=config.use_directory_urls,
+                )
+            )
+        figures = {
+            figure_name(data): data
+            for result in self.results.values()
+            for data in map(base64.b64decode, result.figures)
+        }
         for name, data in sorted(figures.items()):
             files.append(File.generated(config, f"{FIGURES_DIR}/{name}", content=data))
         return files

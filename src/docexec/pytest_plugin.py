@@ -21,7 +21,7 @@ _results_key = pytest.StashKey[dict[str, Result]]()
 MARKDOWN_DOCS_PLACES = ("README.md", "CONTRIBUTING.md", "src/torchguide/")
 
 
-class SnippetFailed(Exception):
+class SnippetError(Exception):
     pass
 
 
@@ -55,10 +55,10 @@ class SnippetItem(pytest.Item):
         if outcome.status == SKIPPED:
             raise pytest.skip.Exception(outcome.failure or "skipped", _use_item_location=True)
         if outcome.status == FAILED:
-            raise SnippetFailed(outcome.failure)
+            raise SnippetError(outcome.failure)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # type: ignore[no-untyped-def]
-        if isinstance(excinfo.value, (SnippetFailed, DeclarationError)):
+        if isinstance(excinfo.value, (SnippetError, DeclarationError)):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 

@@ -37,7 +37,8 @@ class Result:
     expected_exception: bool = False
     failure: str | None = None  # one paragraph, starting with "snippets/…py:LINE:"
     dropped_chars: int = 0
-    duration: float = 0.0
+    duration: float = 0.0  # the whole process: fork, set-up, the snippet, capture
+    exec_seconds: float = 0.0  # the snippet's own code
     environment: dict = field(default_factory=dict)  # torch, python, device
     cached: bool = False
 
@@ -62,8 +63,10 @@ class Result:
 
     @classmethod
     def from_json(cls, data: dict) -> Result:
-        cells = [Cell(line=c["line"], streams=[tuple(s) for s in c["streams"]], figures=c["figures"])
-                 for c in data["cells"]]
+        cells = [
+            Cell(line=c["line"], streams=[tuple(s) for s in c["streams"]], figures=c["figures"])
+            for c in data["cells"]
+        ]
         return cls(**{**data, "cells": cells})
 
 
@@ -71,13 +74,13 @@ def skipped(path: str, reason: str, environment: dict) -> Result:
     return Result(path=path, status=SKIPPED, failure=reason, environment=environment)
 
 
-def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations,
-             environment: dict) -> Result:
+def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations, environment: dict) -> Result:
     """Read what the child recorded, and judge it against what the snippet declared."""
     cells: list[Cell] = []
     exception = None
     ended = False
     dropped = 0
+    exec_seconds = 0.0
     events_file = job_dir / EVENTS_FILE
     lines = events_file.read_text(encoding="utf-8").splitlines() if events_file.exists() else []
     for line in lines:
@@ -97,10 +100,19 @@ def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations,
         elif kind == "end":
             ended = True
             dropped = event["dropped_chars"]
+            exec_seconds = event["exec_seconds"]
     native = job_dir / NATIVE_OUTPUT_FILE
     native_text = native.read_text(encoding="utf-8", errors="replace") if native.exists() else ""
-    result = Result(path=path, status=PASSED, cells=cells, exception=exception, dropped_chars=dropped,
-                    duration=round(report["duration"], 3), environment=environment)
+    result = Result(
+        path=path,
+        status=PASSED,
+        cells=cells,
+        exception=exception,
+        dropped_chars=dropped,
+        duration=round(report["duration"], 3),
+        exec_seconds=round(exec_seconds, 3),
+        environment=environment,
+    )
     result.failure = _judge(path, report, ended, exception, declarations, native_text)
     if result.failure:
         result.status = FAILED
@@ -116,8 +128,9 @@ def _append_stream(cell: Cell, name: str, text: str) -> None:
         cell.streams.append((name, text))
 
 
-def _judge(path: str, report: dict, ended: bool, exception: dict | None,
-           declarations: Declarations, native_text: str) -> str | None:
+def _judge(
+    path: str, report: dict, ended: bool, exception: dict | None, declarations: Declarations, native_text: str
+) -> str | None:
     """None when the run is what the snippet declared; otherwise why not, naming file:line."""
     if report["timed_out"]:
         return f"{path}: timed out after {declarations.timeout:g} s and was killed"
@@ -126,15 +139,19 @@ def _judge(path: str, report: dict, ended: bool, exception: dict | None,
         if code < 0:
             name = signal.Signals(-code).name
             return f"{path}: the process was killed by {name} (a crash in native code?)" + _tail(native_text)
-        return (f"{path}: the process exited with status {code} before the snippet finished "
-                "(os._exit or a crash)" + _tail(native_text))
+        return (
+            f"{path}: the process exited with status {code} before the snippet finished "
+            "(os._exit or a crash)" + _tail(native_text)
+        )
     where = f"{path}:{exception['line']}" if exception and exception["line"] else path
     if declarations.raises is None:
         if exception is None:
             return None
         if exception["type"] == "SystemExit":
-            return f"{where}: SystemExit({exception['message']}) — snippets must not exit\n" \
-                   f"{exception['traceback']}"
+            return (
+                f"{where}: SystemExit({exception['message']}) — snippets must not exit\n"
+                f"{exception['traceback']}"
+            )
         return f"{where}: {exception['type']}: {exception['message']}\n{exception['traceback']}"
     expected = declarations.raises
     if exception is None:
@@ -143,11 +160,15 @@ def _judge(path: str, report: dict, ended: bool, exception: dict | None,
     # A subclass counts: RuntimeError is satisfied by torch.OutOfMemoryError.
     names = {*exception["qualified_types"], *(q.rsplit(".", 1)[-1] for q in exception["qualified_types"])}
     if expected not in names:
-        return (f"{where}: expected {expected}, but it raised {exception['type']}: "
-                f"{exception['message']}\n{exception['traceback']}")
+        return (
+            f"{where}: expected {expected}, but it raised {exception['type']}: "
+            f"{exception['message']}\n{exception['traceback']}"
+        )
     if declarations.match and not re.search(declarations.match, exception["message"]):
-        return (f"{where}: {exception['type']} was raised, but its message does not match "
-                f"{declarations.match!r}: {exception['message']!r}")
+        return (
+            f"{where}: {exception['type']} was raised, but its message does not match "
+            f"{declarations.match!r}: {exception['message']!r}"
+        )
     return None
 
 

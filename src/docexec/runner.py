@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -32,11 +33,14 @@ class WarmServer:
     """One ``python -m docexec.server`` process; runs one job at a time."""
 
     def __init__(self) -> None:
-        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 - lives with the server
         self._process = subprocess.Popen(
             [sys.executable, "-m", "docexec.server"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-            text=True, env=_child_environment(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+            env=_child_environment(),
         )
         self._ready = False
 
@@ -73,24 +77,27 @@ def run_in_subprocess(job: dict) -> dict:
     job_file = Path(job["job_dir"]) / "job.json"
     job_file.write_text(json.dumps(job), encoding="utf-8")
     start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "docexec.child", str(job_file)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               env=_child_environment(), start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "docexec.child", str(job_file)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=_child_environment(),
+        start_new_session=True,
+    )
     try:
         code = process.wait(timeout=job["timeout"])
         timed_out = False
     except subprocess.TimeoutExpired:
         timed_out = True
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     code = process.wait()
     return {"exit_code": code, "timed_out": timed_out, "duration": time.perf_counter() - start}
 
 
-def run_jobs(jobs: list[dict], workers: int, on_done: Callable[[dict, dict], None],
-             use_fork: bool | None = None) -> None:
+def run_jobs(
+    jobs: list[dict], workers: int, on_done: Callable[[dict, dict], None], use_fork: bool | None = None
+) -> None:
     """Run ``jobs`` on up to ``workers`` processes at once; ``on_done(job, report)`` for each."""
     if not jobs:
         return
@@ -129,6 +136,11 @@ def new_job(path: str, abs_path: Path, timeout: float, scratch: Path, index: int
     job_dir = scratch / f"job-{index}"
     work_dir = job_dir / "work"
     work_dir.mkdir(parents=True)
-    return {"path": path, "abs_path": str(abs_path), "timeout": timeout, "seed": 0,
-            "job_dir": str(job_dir), "work_dir": str(work_dir)}
-
+    return {
+        "path": path,
+        "abs_path": str(abs_path),
+        "timeout": timeout,
+        "seed": 0,
+        "job_dir": str(job_dir),
+        "work_dir": str(work_dir),
+    }

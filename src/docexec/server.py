@@ -6,6 +6,7 @@ Protocol: one JSON job per line on stdin, one JSON report per line on the origin
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -45,10 +46,8 @@ def run_forked(job: dict) -> dict:
             code = CHILD_CRASHED
         finally:
             os._exit(code)
-    try:
-        os.setpgid(pid, pid)  # also here: no race with a kill before the child set it
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):  # also here: no race with a kill before the child set it
+        os.setpgid(pid, pid)
     finished = _wait(pid, job["timeout"])
     if not finished:
         _kill_group(pid)
@@ -72,10 +71,8 @@ def _wait(pid: int, timeout: float) -> bool:
 
 
 def _kill_group(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def main() -> None:

@@ -80,4 +80,6 @@ def test_two_concurrent_runs_leave_only_complete_entries(project):
     assert not list(project.cache_dir.rglob(".tmp-*"))
     for entry in entries:
         assert json.loads(entry.read_text())["result"]["status"] == "passed"
-    assert Engine(project.root, cache_dir=project.cache_dir).run(paths, progress=False)[1].cached == len(paths)
+    assert Engine(project.root, cache_dir=project.cache_dir).run(paths, progress=False)[1].cached == len(
+        paths
+    )

@@ -2,7 +2,7 @@ import pytest
 
 from docexec.declarations import DEFAULT_TIMEOUT, DeclarationError, displayed_source, parse
 
-SNIPPET = '''\
+SNIPPET = """\
 # docexec: raises=RuntimeError match="view size"
 # docexec: timeout=5
 import torch
@@ -11,7 +11,7 @@ x = torch.ones(2)
 # --8<-- [start:core]
     y = x + 1
 # --8<-- [end:core]
-'''
+"""
 
 
 def test_every_key_is_read():

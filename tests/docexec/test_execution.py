@@ -221,7 +221,9 @@ def test_the_summary_counts_every_kind(batch):
     assert summary.executed == len(BEHAVIOURS) - 1
     assert summary.skipped == 1 and summary.cached == 0
     assert {r.path for r in summary.failures} == failed
-    assert summary.line().startswith(f"{len(BEHAVIOURS) - 1} executed, 0 cached, 1 skipped (CUDA), {len(failed)} failed")
+    assert summary.line().startswith(
+        f"{len(BEHAVIOURS) - 1} executed, 0 cached, 1 skipped (CUDA), {len(failed)} failed"
+    )
 
 
 def test_randomness_is_seeded_the_same_in_every_run(project):

@@ -51,8 +51,9 @@ def mkdocs(root: Path, *args: str, **kwargs) -> subprocess.CompletedProcess | su
     env = {**os.environ, "DOCEXEC_CACHE_DIR": str(root / ".cache"), "NO_MKDOCS_2_WARNING": "1"}
     command = [sys.executable, "-m", "mkdocs", *args]
     if kwargs.pop("background", False):
-        return subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True)
+        return subprocess.Popen(
+            command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
     return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300)
 
 

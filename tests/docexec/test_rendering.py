@@ -27,7 +27,11 @@ def render(project):
 def test_code_then_output_then_provenance(project, render):
     project.snippet("page/hello.py", "import torch\nprint(torch.tensor([1, 2]).sum().item())\n")
     html = render("Intro.\n\n%run snippets/page/hello.py\n\nAfter.")
-    code, output, provenance = html.index("snippets/page/hello.py"), html.index(">3\n<"), html.index("Ran on CPU")
+    code, output, provenance = (
+        html.index("snippets/page/hello.py"),
+        html.index(">3\n<"),
+        html.index("Ran on CPU"),
+    )
     assert code < output < provenance
     assert 'class="docexec-provenance"' in html and "torch 2." in html
 
@@ -82,7 +86,7 @@ def test_a_directive_inside_a_code_fence_is_left_alone(project, render):
 def test_an_indented_directive_renders_inside_its_block(project, render):
     project.snippet("page/hello.py", "print('inside')\n")
     html = render('!!! note "A note"\n    %run snippets/page/hello.py\n')
-    note = html[html.index('class="admonition note"'):]
+    note = html[html.index('class="admonition note"') :]
     assert "inside" in note and "Ran on CPU" in note
 
 

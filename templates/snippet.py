@@ -1,0 +1,18 @@
+# Copy to snippets/<page>/<what_it_shows>.py and replace the example.
+# Declarations, when needed (see docs/contributing.md):
+#   # docexec: raises=RuntimeError match="message pattern"
+#   # docexec: cuda
+#   # docexec: timeout=60
+#   # docexec: show=core   (with # --8<-- [start:core] ... # --8<-- [end:core])
+import torch
+
+torch.manual_seed(0)
+x = torch.randn(3, 4)
+y = x.t()
+
+# 1. Assert the claim the page makes.
+assert y.data_ptr() == x.data_ptr()
+
+# 2. Print the evidence a reader wants to see.
+print("same memory:", y.data_ptr() == x.data_ptr())
+print("strides:", x.stride(), "->", y.stride())
