@@ -65,6 +65,7 @@ def measure_overhead(project: Path, cache: Path) -> None:
     if len(snippets) < MIN_SNIPPETS:
         print(f"   note: fewer than {MIN_SNIPPETS} snippets in the project")
     results, _ = engine.run(snippets, progress=False)
+    snippets = [p for p in snippets if results[p].status == "passed"]
     forked = {p: results[p].duration for p in snippets}
     own = {p: results[p].exec_seconds for p in snippets}
     python = {p: _python_wall_time(project, p) for p in snippets}
