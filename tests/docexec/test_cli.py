@@ -1,0 +1,52 @@
+"""``docexec run``: prints each result and exits non-zero when a snippet fails."""
+
+import os
+import subprocess
+import sys
+
+
+def docexec(project, *args):
+    env = {**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir)}
+    return subprocess.run(
+        [sys.executable, "-m", "docexec.cli", "run", *args],
+        cwd=project.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_run_prints_outputs_and_the_summary(project):
+    project.snippet("page/a.py", "print('from a')\n")
+    project.snippet("page/b.py", "# docexec: cuda\nprint('from b')\n")
+    result = docexec(project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "PASS snippets/page/a.py" in result.stdout and "    from a" in result.stdout
+    assert "SKIP snippets/page/b.py: needs a CUDA device" in result.stdout
+    assert result.stdout.rstrip().endswith("1 executed, 0 cached, 1 skipped (CUDA)")
+
+
+def test_a_failure_names_file_and_line_and_exits_non_zero(project):
+    project.snippet("page/ok.py", "print(1)\n")
+    project.snippet("page/bad.py", "x = 1\nx.missing\n")
+    result = docexec(project, "snippets/page/bad.py")
+    assert result.returncode == 1
+    assert "FAIL snippets/page/bad.py" in result.stdout
+    assert "snippets/page/bad.py:2: AttributeError" in result.stdout
+    assert "ok.py" not in result.stdout  # only the given snippet ran
+
+
+def test_bad_declarations_and_missing_files_exit_2_with_the_reason(project):
+    project.snippet("page/bad.py", "# docexec: gpu\n")
+    result = docexec(project, "snippets/page/bad.py")
+    assert result.returncode == 2 and "snippets/page/bad.py:1: unknown declaration 'gpu'" in result.stderr
+    result = docexec(project, "snippets/page/none.py")
+    assert result.returncode == 2 and "snippets/page/none.py: no such snippet" in result.stderr
+
+
+def test_force_runs_cached_snippets_again(project):
+    project.snippet("page/a.py", "print(1)\n")
+    docexec(project)
+    assert "0 executed, 1 cached" in docexec(project).stdout
+    assert "1 executed, 0 cached" in docexec(project, "--force").stdout
