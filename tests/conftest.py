@@ -34,7 +34,11 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     build = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     log = build.stdout + build.stderr
     assert build.returncode == 0, f"the strict build failed:\n{log[-6000:]}"

@@ -1,4 +1,4 @@
-# Output is shown as text: markup a snippet prints is never interpreted by the page.
+# Output is shown as text: printed markup is never interpreted by the page.
 markup = "<script>document.title = 'injected'</script>"
 print(markup)
 assert "<script>" in markup

@@ -14,7 +14,7 @@ assert grid.shape == (3, 4)
 print(grid)
 
 # %% [markdown]
-# The size-1 dimension is not copied: `expand` shows the same trick, a stride of 0.
+# The size-1 dimension is not copied: `expand` shows the trick, a stride of 0.
 
 # %%
 expanded = column.expand(3, 4)

@@ -109,7 +109,8 @@ class SnippetRenderer:
             lines += ["", *_fenced(text, ' { .text .docexec-output title="Output" }')]
         if outcome.expected_exception and outcome.exception:
             title = f"Raises {outcome.exception['type']} (as intended)"
-            lines += ["", *_fenced(outcome.exception["traceback"], f' {{ .pytb .docexec-raises title="{_title(title)}" }}')]
+            attributes = f' {{ .pytb .docexec-raises title="{_title(title)}" }}'
+            lines += ["", *_fenced(outcome.exception["traceback"], attributes)]
         for number, png in enumerate(outcome.figures, start=1):
             url = self.figure_url(base64.b64decode(png))
             lines += ["", f"![Figure {number} drawn by {outcome.path}]({url}){{ .docexec-figure }}"]

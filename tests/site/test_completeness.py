@@ -85,14 +85,24 @@ def test_snippets_keep_the_contract(root, snippet):
     source = (root / snippet).read_text(encoding="utf-8")
     tree = ast.parse(source)
     guards = [
-        node for node in ast.walk(tree)
+        node
+        for node in ast.walk(tree)
         if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "__name__"
     ]
     assert not guards, f"{snippet}: no `if __name__ == '__main__'` guard; snippets are top-level code"
     imported = {
-        alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
-    } | {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
-    allowed = {"torch", "torchguide", "numpy", "matplotlib", "__future__"} | set(__import__("sys").stdlib_module_names)
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    } | {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    allowed = {"torch", "torchguide", "numpy", "matplotlib", "__future__"} | set(
+        __import__("sys").stdlib_module_names
+    )
     assert imported <= allowed, f"{snippet} imports {sorted(imported - allowed)}"
 
 
@@ -103,7 +113,9 @@ def test_recorded_outputs_hold_no_addresses_or_absolute_paths(root):
     unstable = re.compile(r"0x[0-9a-fA-F]{6,}|/tmp/|/home/|/root/|/work/|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
     for path, result in results.items():
         text = result.output + (result.exception or {}).get("traceback", "")
-        assert not unstable.search(text), f"{path} prints something that changes between runs: {unstable.search(text)}"
+        assert not unstable.search(text), (
+            f"{path} prints something that changes between runs: {unstable.search(text)}"
+        )
 
 
 def public_objects(root: Path) -> dict[str, list[str]]:
@@ -114,7 +126,8 @@ def public_objects(root: Path) -> dict[str, list[str]]:
             continue
         tree = ast.parse(module.read_text(encoding="utf-8"))
         names = [
-            node.name for node in tree.body
+            node.name
+            for node in tree.body
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")
         ]
         found[f"torchguide.{module.stem}"] = names
@@ -124,7 +137,9 @@ def public_objects(root: Path) -> dict[str, list[str]]:
 def test_every_library_module_has_a_reference_page_and_unit_tests(root):
     reference = "\n".join(p.read_text() for p in (root / "docs" / "reference").glob("*.md"))
     for module in public_objects(root):
-        assert re.search(rf"^::: {re.escape(module)}\s*$", reference, re.M), f"{module} is on no reference page"
+        assert re.search(rf"^::: {re.escape(module)}\s*$", reference, re.M), (
+            f"{module} is on no reference page"
+        )
         short = module.split(".")[1]
         assert (root / "tests" / "torchguide" / f"test_{short}.py").is_file(), f"{module} has no unit tests"
 

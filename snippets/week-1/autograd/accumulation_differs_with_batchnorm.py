@@ -1,0 +1,27 @@
+import copy
+
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.Linear(16, 1))
+twin = copy.deepcopy(model)
+loss_fn = nn.MSELoss()
+x, y = torch.randn(64, 8), torch.randn(64, 1)
+x[:16] += 3.0  # the micro-batches differ in distribution
+
+loss_fn(model(x), y).backward()
+k = 4
+for xb, yb in zip(x.chunk(k), y.chunk(k)):
+    (loss_fn(twin(xb), yb) / k).backward()
+
+big, accum = model[0].weight.grad, twin[0].weight.grad
+rel = ((big - accum).norm() / big.norm()).item()
+assert not torch.allclose(big, accum, atol=1e-3)
+# BatchNorm normalises with each micro-batch's own mean/var
+print(f"relative gradient difference: {rel:.2f}")
+running_big = model[1].running_mean[:3]
+running_acc = twin[1].running_mean[:3]
+assert not torch.allclose(running_big, running_acc)
+print("running_mean big batch :", [round(v, 3) for v in running_big.tolist()])
+print("running_mean 4 updates :", [round(v, 3) for v in running_acc.tolist()])

@@ -1,0 +1,52 @@
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+x = torch.randn(128, 2)
+y = (x[:, :1] * x[:, 1:2] > 0).float()  # XOR-like: needs several units
+
+
+def train(constant: bool) -> tuple[torch.Tensor, list[float]]:
+    torch.manual_seed(1)
+    net = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
+    if constant:
+        for p in net.parameters():
+            nn.init.constant_(p, 0.3)
+    opt = torch.optim.SGD(net.parameters(), lr=0.2)
+    history, losses = [], []
+    for _ in range(200):
+        history.append(net[0].weight[:, 0].detach().clone())
+        opt.zero_grad()
+        loss = nn.functional.binary_cross_entropy_with_logits(net(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return torch.stack(history), losses
+
+
+const_hist, const_loss = train(constant=True)
+rand_hist, rand_loss = train(constant=False)
+
+# constant init: all 4 hidden units get the same gradient forever
+assert torch.equal(const_hist[-1], const_hist[-1][0].expand(4))
+# random init: units start different and stay different
+assert len(set(rand_hist[-1].tolist())) == 4
+assert rand_loss[-1] < const_loss[-1]
+print("constant init, unit weights:",
+      [round(v, 3) for v in const_hist[-1].tolist()])
+print("random init,   unit weights:",
+      [round(v, 3) for v in rand_hist[-1].tolist()])
+print(f"final loss: constant {const_loss[-1]:.3f}, "
+      f"random {rand_loss[-1]:.3f}")
+
+fig, axes = plt.subplots(1, 2, figsize=(7, 3), sharey=True)
+for ax, hist, title in [(axes[0], const_hist, "constant 0.3: 4 lines overlap"),
+                        (axes[1], rand_hist, "default random init")]:
+    for unit in range(4):
+        ax.plot(hist[:, unit], label=f"unit {unit}")
+    ax.set_title(title)
+    ax.set_xlabel("step")
+axes[0].set_ylabel("hidden weight from input 0")
+axes[1].legend(fontsize=7)
+fig.tight_layout()

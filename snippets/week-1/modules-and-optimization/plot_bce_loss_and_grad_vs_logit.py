@@ -1,0 +1,29 @@
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+
+z = torch.linspace(-5, 120, 1001, requires_grad=True)
+target = torch.zeros_like(z)
+naive = nn.BCELoss(reduction="none")(torch.sigmoid(z), target)
+(naive_grad,) = torch.autograd.grad(naive.sum(), z)
+fused = nn.BCEWithLogitsLoss(reduction="none")(z, target)
+(fused_grad,) = torch.autograd.grad(fused.sum(), z)
+
+# wrong from logit ~17 on: loss frozen at 100, gradient exactly 0
+stuck = z.detach() >= 17
+assert torch.equal(naive[stuck], torch.full_like(naive[stuck], 100.0))
+assert torch.equal(naive_grad[stuck], torch.zeros_like(z[stuck]))
+assert torch.allclose(fused, nn.functional.softplus(z), atol=1e-5)
+print("first logit where sigmoid == 1.0:",
+      round(z[torch.sigmoid(z) == 1.0][0].item(), 3))
+
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(7, 3))
+zs = z.detach()
+ax1.plot(zs, fused.detach(), label="BCEWithLogitsLoss")
+ax1.plot(zs, naive.detach(), "--", label="Sigmoid + BCELoss")
+ax1.set(title="loss, target 0", xlabel="logit", ylabel="loss")
+ax1.legend(fontsize=7)
+ax2.plot(zs, fused_grad, label="BCEWithLogitsLoss")
+ax2.plot(zs, naive_grad, "--", label="Sigmoid + BCELoss")
+ax2.set(title="d loss / d logit", xlabel="logit", ylabel="gradient")
+fig.tight_layout()

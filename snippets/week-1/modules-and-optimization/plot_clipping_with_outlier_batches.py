@@ -1,0 +1,50 @@
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+w_true = torch.randn(20, 1)
+batches = []
+for step in range(300):
+    x = torch.randn(32, 20)
+    y = x @ w_true + 0.1 * torch.randn(32, 1)
+    if step % 50 == 25:  # an occasional corrupted batch
+        y = 30 * torch.randn(32, 1)
+    batches.append((x, y))
+x_val = torch.randn(512, 20)
+y_val = x_val @ w_true
+
+
+def train(max_norm: float | None) -> list[float]:
+    torch.manual_seed(1)
+    model = nn.Linear(20, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.05)  # same lr
+    val_losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        nn.functional.mse_loss(model(x), y).backward()
+        if max_norm is not None:
+            nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        opt.step()
+        with torch.no_grad():
+            val_losses.append(nn.functional.mse_loss(model(x_val), y_val))
+    return torch.stack(val_losses).tolist()
+
+
+plain = train(max_norm=None)
+clipped = train(max_norm=5.0)
+print(f"worst clean-data loss after step 100: plain {max(plain[100:]):.2f},"
+      f" clipped {max(clipped[100:]):.2f}")
+print(f"final clean-data loss: plain {plain[-1]:.3f}, "
+      f"clipped {clipped[-1]:.3f}")
+assert max(clipped[100:]) < max(plain[100:]) / 5
+assert clipped[-1] < plain[-1]
+
+fig, ax = plt.subplots(figsize=(6, 3))
+ax.semilogy(plain, label="no clipping")
+ax.semilogy(clipped, label="clip_grad_norm_(max_norm=5)")
+ax.set(title="SGD lr=0.05, corrupted batch every 50 steps",
+       xlabel="step", ylabel="loss on clean data")
+ax.set_ylim(1e-5, 1e3)
+ax.legend(fontsize=8, loc="lower left", ncol=2)
+fig.tight_layout()

@@ -1,0 +1,26 @@
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(512, 512)
+x = torch.randn(64, 512)
+
+
+def param_bytes(m):
+    return sum(p.nbytes for p in m.parameters())
+
+
+# Mixed precision (autocast): matmul runs in bfloat16, weights stay float32,
+# so activations shrink but the parameters (and optimizer state) do not.
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    y = model(x)
+assert y.dtype == torch.bfloat16 and model.weight.dtype == torch.float32
+assert y.nbytes == x.nbytes // 2
+print("autocast output:", y.dtype, "| weight:", model.weight.dtype)
+print("activation bytes float32 -> bfloat16:", x.nbytes, "->", y.nbytes)
+
+# Casting the whole model halves the parameter bytes.
+fp32_bytes = param_bytes(model)
+half_bytes = param_bytes(model.to(torch.bfloat16))
+assert half_bytes * 2 == fp32_bytes
+print("parameter bytes float32 -> bfloat16:", fp32_bytes, "->", half_bytes)

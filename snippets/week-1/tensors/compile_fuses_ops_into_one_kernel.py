@@ -1,0 +1,32 @@
+# docexec: timeout=120
+import os
+import re
+
+import torch
+from torch._inductor.utils import run_and_get_code
+
+# keep Inductor's on-disk cache inside the working directory
+os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.abspath("inductor_cache")
+
+
+def f(x):
+    return (x.sin() * 2 + 1).relu()  # 4 ops, 3 temporaries in eager mode
+
+
+torch.manual_seed(0)
+x = torch.randn(1 << 20)
+compiled = torch.compile(f)  # default backend: "inductor"
+out, (code,) = run_and_get_code(compiled, x)  # source Inductor generated
+
+torch.testing.assert_close(out, f(x))
+kernels = sorted(set(re.findall(r"\bcpp_fused_\w+", code)))
+assert kernels == ["cpp_fused_add_mul_relu_sin_0"]  # one fused C++ kernel
+assert 'extern "C"' in code and "at::vec::Vectorized" in code  # SIMD C++
+assert "#pragma omp" in code  # OpenMP threads for the big loop
+assert "triton" not in code.lower()  # Triton is the GPU code generator
+
+print("kernels generated for f on CPU:", kernels)
+print("C++ source:", 'extern "C"' in code,
+      "| vectorized:", "Vectorized" in code,
+      "| OpenMP:", "#pragma omp" in code,
+      "| Triton:", "triton" in code.lower())

@@ -1,0 +1,30 @@
+import warnings
+
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+has_acc = torch.accelerator.is_available()
+print("accelerator available:", has_acc)
+x = torch.ones(4)
+assert not x.is_pinned()  # ordinary (pageable) host memory
+
+# Tensor.pin_memory() needs an accelerator runtime to allocate page-locked
+# memory; without one it raises.
+try:
+    pinned = x.pin_memory()
+    assert has_acc and pinned.is_pinned()
+    print("pin_memory(): pinned copy, is_pinned() =", pinned.is_pinned())
+except RuntimeError as e:
+    assert not has_acc
+    print("pin_memory():", e)
+
+# DataLoader(pin_memory=True) degrades gracefully: a warning, unpinned batches
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    loader = DataLoader(TensorDataset(torch.ones(4, 2)), batch_size=2,
+                        pin_memory=True)
+    (batch,) = next(iter(loader))
+assert batch.is_pinned() == has_acc
+print("DataLoader batch is_pinned():", batch.is_pinned())
+for w in caught:
+    print("warning:", w.message)

@@ -1,0 +1,53 @@
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+x = torch.randn(6)
+assert torch.equal(F.relu(x), nn.ReLU()(x))  # same computation
+print("same result:", torch.equal(F.relu(x), nn.ReLU()(x)))
+
+relu = nn.ReLU()
+assert not list(relu.parameters()) and not relu.state_dict()
+print("nn.ReLU parameters:", list(relu.parameters()),
+      "| state_dict:", dict(relu.state_dict()))
+
+
+class WithModule(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+        self.act = nn.ReLU()
+
+    def forward(self, x):
+        return self.act(self.fc(x))
+
+
+class WithFunction(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+
+    def forward(self, x):
+        return F.relu(self.fc(x))
+
+
+# The module version is visible: in print(model), named_modules and hooks
+a, b = WithModule(), WithFunction()
+assert "act" in dict(a.named_modules()) and "act" not in dict(b.named_modules())
+print(a)
+print(b)
+seen = []
+a.act.register_forward_hook(lambda mod, inp, out: seen.append(out.shape))
+a(torch.ones(2, 3))
+assert seen == [torch.Size([2, 3])]
+print("forward hook on model.act saw:", seen)
+a.act = nn.GELU()  # and it can be swapped without touching forward()
+print("swapped:", a.act)
+
+# Both accept inplace=True: the result overwrites the input's memory
+y = torch.randn(4)
+out = F.relu(y, inplace=True)
+assert out.data_ptr() == y.data_ptr()
+print("F.relu(y, inplace=True) reuses y's storage:",
+      out.data_ptr() == y.data_ptr(), "| module repr:", nn.ReLU(inplace=True))

@@ -1,0 +1,41 @@
+import torch
+from torch import nn
+
+# Count what autograd keeps for a future backward pass. The pack hook gets
+# every tensor autograd saves and returns a token that counts itself while
+# autograd holds it. (We never call backward here, so the token does not need
+# to hold the tensor itself.)
+live = 0
+
+
+class Token:
+    def __init__(self, saved_tensor):
+        global live
+        live += 1
+
+    def __del__(self):
+        global live
+        live -= 1
+
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 1))
+batches = [torch.randn(4, 8) for _ in range(5)]
+
+with torch.autograd.graph.saved_tensors_hooks(Token, lambda token: None):
+    preds = [model(x) for x in batches]  # evaluation without no_grad
+    kept = live
+    del preds
+    after_del = live
+    with torch.no_grad():
+        preds = [model(x) for x in batches]
+    with_no_grad = live
+    preds = [model(x).detach() for x in batches]
+    with_detach = live
+
+assert kept == 5 * 4 and after_del == 0
+assert with_no_grad == 0 and with_detach == 0
+print("saved for backward, 5 outputs kept in a list:", kept)
+print("after `del preds`                           :", after_del)
+print("outputs computed under torch.no_grad()      :", with_no_grad)
+print("outputs .detach()-ed before storing         :", with_detach)

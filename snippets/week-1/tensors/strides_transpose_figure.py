@@ -1,0 +1,37 @@
+import matplotlib.pyplot as plt
+import torch
+from torchguide.layout import storage_index_map
+
+x = torch.arange(6.0).reshape(2, 3)
+xt = x.t()
+panels = [
+    ("storage: 6 floats in a row", torch.arange(6).reshape(1, 6)),
+    (f"x\nshape {tuple(x.shape)}, stride {x.stride()}",
+     storage_index_map(x)),
+    (f"x.t()\nshape {tuple(xt.shape)}, stride {xt.stride()}",
+     storage_index_map(xt)),
+]
+assert storage_index_map(xt).tolist() == [[0, 3], [1, 4], [2, 5]]
+
+fig, axes = plt.subplots(
+    1, 3, figsize=(8, 3), gridspec_kw={"width_ratios": [6, 3, 2]}
+)
+for ax, (title, idx) in zip(axes, panels):
+    ax.imshow(idx, cmap="tab10", vmin=0, vmax=9)
+    rows, cols = idx.shape
+    for r in range(rows):
+        for c in range(cols):
+            k = int(idx[r, c])
+            ax.text(c, r, f"[{k}]", ha="center", va="center", fontsize=11)
+    ax.set_title(title, fontsize=9)
+    ax.set_xticks(range(cols))
+    ax.set_yticks(range(rows))
+    ax.set_xlabel("column index")
+    ax.set_ylabel("row index")
+axes[0].set_xlabel("position in memory")
+axes[0].set_yticks([])
+axes[0].set_ylabel("")
+fig.suptitle("Each cell shows the storage index it reads", fontsize=10)
+fig.tight_layout()
+print("storage index of each element of x.t():",
+      storage_index_map(xt).tolist())

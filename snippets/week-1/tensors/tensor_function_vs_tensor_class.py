@@ -1,0 +1,46 @@
+import warnings
+
+import numpy as np
+import torch
+from torchguide.layout import shares_storage
+
+# torch.tensor is a function that builds a tensor FROM DATA
+s = torch.tensor(5)
+assert s.shape == () and s.dtype == torch.int64 and s.item() == 5
+assert torch.tensor([1, 2]).dtype == torch.int64  # dtype inferred
+assert torch.tensor([1.5]).dtype == torch.get_default_dtype()  # float32
+
+# torch.Tensor is the class; called with ints it reads them as a SHAPE
+v = torch.Tensor(5)  # 5 uninitialised floats, like torch.empty(5)
+assert v.shape == (5,) and v.dtype == torch.get_default_dtype()
+assert torch.Tensor(2, 3).shape == (2, 3)
+assert torch.Tensor([1, 2]).dtype == torch.float32  # never int64
+assert isinstance(s, torch.Tensor)  # every tensor is a torch.Tensor
+
+# torch.tensor always copies; the legacy torch.Tensor(...) may not
+arr = np.arange(3, dtype=np.float32)
+assert not shares_storage(torch.tensor(arr), torch.from_numpy(arr))
+assert shares_storage(torch.Tensor(arr), torch.from_numpy(arr))
+t = torch.ones(3)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    copied = torch.tensor(t)  # copies a tensor too, and warns
+assert not shares_storage(copied, t)
+advice = str(caught[0].message)
+assert advice.startswith("To copy construct from a tensor, it is recommended")
+
+# torch.Tensor follows the default dtype; it is not hardwired to float32
+torch.set_default_dtype(torch.float64)
+assert torch.Tensor([1, 2]).dtype == torch.float64
+torch.set_default_dtype(torch.float32)
+
+print("torch.tensor(5):", s, "shape", tuple(s.shape), s.dtype)
+print("torch.Tensor(5): shape", tuple(v.shape), v.dtype,
+      "(values are whatever was in memory)")
+print("torch.tensor([1, 2]).dtype:", torch.tensor([1, 2]).dtype)
+print("torch.Tensor([1, 2]).dtype:", torch.Tensor([1, 2]).dtype)
+print("torch.tensor(float32 array) shares memory:",
+      shares_storage(torch.tensor(arr), torch.from_numpy(arr)))
+print("torch.Tensor(float32 array) shares memory:",
+      shares_storage(torch.Tensor(arr), torch.from_numpy(arr)))
+print("torch.tensor(tensor) warns:", advice)
