@@ -176,3 +176,22 @@ def test_the_docs_name_only_tasks_and_files_that_exist(root, document):
         if "<" in path or "…" in path:
             continue
         assert (root / path.split()[0]).exists(), f"{document} names {path}, which does not exist"
+
+
+def test_pytest_markdown_docs_collects_every_docstring_example(root):
+    """A fence indented four spaces is read as an indented code block and silently skipped."""
+    import subprocess
+    import sys
+
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "src/torchguide"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    for module, objects in public_objects(root).items():
+        for name in objects:
+            assert f"::{name}[CodeFence#1]" in collected, (
+                f"{module}.{name}: its docstring example is not collected"
+            )
