@@ -119,3 +119,17 @@ def test_search_indexes_every_question_under_its_anchor_with_each_phrasing(root,
         for phrasing in phrasings(question["asked"]):
             opening = " ".join(phrasing.split()[:6])
             assert opening in indexed, f"{location}: search cannot find {opening!r}"
+
+
+def test_the_review_page_links_each_question_to_where_it_is_answered(root):
+    homes = {
+        (source, int(number)): f"{q['page']}#{q['anchor']}"
+        for q in questions(root)
+        for source, number in q["tags"]
+    }
+    review = (root / "docs" / "review.md").read_text(encoding="utf-8")
+    items = dict(re.findall(r"^(\d+)\. (.+)$", review, re.M))
+    assert sorted(map(int, items)) == list(range(1, 16)), "the review page lists all 15 questions"
+    for number in SOURCES["Review"]:
+        link = re.search(r"\]\(([^)]+)\)", items[str(number)])
+        assert link and link[1] == homes[("Review", number)], f"review Q{number} links to {link and link[1]}"
