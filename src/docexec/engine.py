@@ -23,6 +23,13 @@ PROGRESS_BAR_FROM = 8  # uncached snippets; fewer finish before a bar would be w
 _ENGINE_FILES = ("child.py", "server.py", "result.py", "runner.py")
 
 
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "absent"
+
+
 def detect_device() -> str:
     """``cuda`` on a CUDA build of torch with an NVIDIA GPU present, else ``cpu``.
 
@@ -76,6 +83,8 @@ class Engine:
             "python": platform.python_version(),
             "device": detect_device(),
         }
+        # Libraries whose behaviour reaches the output (printing, figures) but not the provenance line.
+        self._dependencies = {name: _version(name) for name in ("numpy", "matplotlib")}
         library = self.root / LIBRARY_DIR
         self._library_digest = (
             cache.digest_files(list(library.rglob("*.py")), self.root) if library.is_dir() else ""
@@ -94,7 +103,9 @@ class Engine:
 
     def key(self, path: str) -> str:
         source = (self.root / path).read_bytes()
-        return cache.result_key(source, self._library_digest, self._engine_digest, self.environment)
+        return cache.result_key(
+            source, self._library_digest, self._engine_digest, {**self.environment, **self._dependencies}
+        )
 
     def run(self, paths: list[str], progress: bool = True) -> tuple[dict[str, result.Result], Summary]:
         """Results for ``paths`` (repo-relative), from the cache or executed in parallel.

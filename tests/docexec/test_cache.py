@@ -29,14 +29,17 @@ def test_a_change_in_the_library_invalidates_every_entry(project):
     assert project.engine().run([a], progress=False)[1].executed == 1
 
 
-def test_the_key_depends_on_torch_python_and_device(project):
+def test_the_key_depends_on_torch_python_device_and_output_libraries(project):
     a = project.snippet("a.py", SNIPPET)
-    engine = project.engine()
-    key = engine.key(a)
+    key = project.engine().key(a)
     for name, value in [("torch", "9.9.9"), ("python", "3.99.0"), ("device", "cuda")]:
         other = project.engine()
         other.environment = {**other.environment, name: value}
-        assert other.key(a) != key
+        assert other.key(a) != key, name
+    for name in ["numpy", "matplotlib"]:
+        other = project.engine()
+        other._dependencies = {**other._dependencies, name: "0.0.1"}
+        assert other.key(a) != key, name
 
 
 def test_force_executes_again(project):
