@@ -12,11 +12,12 @@ from docexec.result import FAILED, SKIPPED, Result
 
 def _relative(path: str, root: Path) -> list[str]:
     target = Path(path).resolve()
-    if target.is_dir():
-        return sorted(p.relative_to(root).as_posix() for p in target.rglob("*.py"))
-    if not target.is_file():
+    if not target.exists():
         raise FileNotFoundError(f"{path}: no such snippet")
-    return [target.relative_to(root).as_posix()]
+    if not target.is_relative_to(root):
+        raise FileNotFoundError(f"{path}: not inside the project at {root}")
+    files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
+    return [file.relative_to(root).as_posix() for file in files]
 
 
 def _print_result(outcome: Result) -> None:

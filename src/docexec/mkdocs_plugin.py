@@ -46,8 +46,8 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         referenced = set()
         for file in files.documentation_pages():
-            if not file.src_uri.endswith(".md"):
-                continue
+            if not file.src_uri.endswith(".md") or file.abs_src_path is None:
+                continue  # generated pages hold no %run lines of a contributor
             lines = Path(file.abs_src_path).read_text(encoding="utf-8").splitlines()
             referenced.update(path for _, _, path in directive_lines(lines))
         lab_paths = labs.lab_snippets(self.root)
