@@ -23,5 +23,7 @@ print(f"relative gradient difference: {rel:.2f}")
 running_big = model[1].running_mean[:3]
 running_acc = twin[1].running_mean[:3]
 assert not torch.allclose(running_big, running_acc)
+# the running statistics were updated once per micro-batch
+assert model[1].num_batches_tracked == 1 and twin[1].num_batches_tracked == k
 print("running_mean big batch :", [round(v, 3) for v in running_big.tolist()])
 print("running_mean 4 updates :", [round(v, 3) for v in running_acc.tolist()])

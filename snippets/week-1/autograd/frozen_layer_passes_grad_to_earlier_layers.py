@@ -30,5 +30,5 @@ print("output of frozen layers requires_grad:", hidden.requires_grad)
 nn.functional.mse_loss(net[4](hidden), y).backward()
 assert net[0].weight.grad is None and net[2].weight.grad is None
 assert net[4].weight.grad is not None
-print("first two frozen, grads:",
-      {n: p.grad is not None for n, p in net.named_parameters()})
+print("first two frozen, parameters with a grad:",
+      [n for n, p in net.named_parameters() if p.grad is not None])

@@ -20,6 +20,11 @@ def activation_bytes(batch: torch.Tensor) -> int:
     with torch.autograd.graph.saved_tensors_hooks(count, lambda t: t):
         loss = model(batch).pow(2).mean()
     loss.backward()  # frees the saved activations again
+    try:
+        loss.backward()  # a second pass finds them gone
+        raise AssertionError("expected the saved tensors to be freed")
+    except RuntimeError as e:
+        assert "Saved intermediate values of the graph are freed" in str(e)
     return sum(saved.values())
 
 
@@ -28,3 +33,4 @@ micro = activation_bytes(x[:128])  # k = 4
 assert big == 4 * micro
 print(f"activations kept for backward: batch 512 -> {big:,} bytes")
 print(f"                               batch 128 -> {micro:,} bytes")
+print("after backward(): the saved activations are freed")

@@ -10,6 +10,9 @@ nn.BCELoss(reduction="sum")(p, torch.ones(3)).backward()
 x = logits.detach().clone().requires_grad_()
 nn.BCEWithLogitsLoss(reduction="sum")(x, torch.ones(3)).backward()
 
+# the LOSS is still right: float32 holds these tiny probabilities
+loss = nn.BCELoss(reduction="none")(p.detach(), torch.ones(3))
+assert torch.allclose(loss, -logits.detach(), rtol=1e-5)
 # exact gradient is sigmoid(z) - 1, i.e. about -1 for all three
 assert torch.allclose(x.grad, -torch.ones(3))
 # BCELoss's backward divides by max(p * (1 - p), 1e-12): d loss / d p
@@ -21,5 +24,6 @@ assert torch.allclose(p.grad, floor)
 assert abs(logits.grad[0] + 1) < 1e-6
 assert logits.grad[1].abs() < 0.1 and logits.grad[2].abs() < 1e-10
 print("sigmoid(z)             :", [f"{v:.1e}" for v in p.tolist()])
+print("Sigmoid+BCELoss   loss :", [f"{v:.1f}" for v in loss.tolist()])
 print("Sigmoid+BCELoss   grad :", [f"{g:.1e}" for g in logits.grad.tolist()])
 print("BCEWithLogitsLoss grad :", [f"{g:.1e}" for g in x.grad.tolist()])

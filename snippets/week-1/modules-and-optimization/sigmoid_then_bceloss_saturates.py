@@ -31,3 +31,9 @@ assert torch.isfinite(naive).all() and torch.isfinite(x1.grad).all()
 # the fused loss is exact (log-sum-exp form) and keeps gradient 1
 assert torch.allclose(fused.double(), exact, rtol=1e-6)
 assert torch.allclose(x2.grad[2:], torch.ones(3))
+
+# CPU autocast does not refuse BCELoss (CUDA autocast does)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    cpu_loss = nn.BCELoss()(torch.sigmoid(logits), target)
+assert torch.isfinite(cpu_loss)
+print("BCELoss under CPU autocast runs:", cpu_loss.dtype)

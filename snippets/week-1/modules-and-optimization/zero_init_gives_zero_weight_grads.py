@@ -26,4 +26,11 @@ assert torch.count_nonzero(net[0].weight) == 0
 assert torch.count_nonzero(net[2].weight) == 0
 print("nonzero hidden weights after 200 steps:",
       torch.count_nonzero(net[0].weight).item())
+assert abs(net[2].bias.item() - y.mean().item()) < 1e-4  # predicts the mean
 print(f"output bias = {net[2].bias.item():.3f}, mean(y) = {y.mean():.3f}")
+
+# PyTorch takes ReLU's derivative at exactly 0 to be 0
+z = torch.zeros(1, requires_grad=True)
+torch.relu(z).backward()
+assert z.grad.item() == 0.0
+print("d relu / dz at z = 0:", z.grad.item())

@@ -26,6 +26,7 @@ assert shared == {
 t = torch.ones(3)
 assert torch.as_tensor(t) is t
 assert torch.as_tensor(t, dtype=torch.float64) is not t
+assert torch.as_tensor(t, device="meta") is not t  # a device change: new
 
 torch.as_tensor(arr)[0] = 100.0  # a write through the shared tensor...
 assert arr[0] == 100.0  # ...is visible in the NumPy array

@@ -19,6 +19,18 @@ assert y.nbytes == x.nbytes // 2
 print("autocast output:", y.dtype, "| weight:", model.weight.dtype)
 print("activation bytes float32 -> bfloat16:", x.nbytes, "->", y.nbytes)
 
+# Convolutions run in bfloat16 too; the optimizer state follows the weights.
+conv = nn.Conv2d(3, 8, 3)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    assert conv(torch.randn(1, 3, 8, 8)).dtype == torch.bfloat16
+    loss = model(x).float().pow(2).mean()
+opt = torch.optim.Adam(model.parameters())
+loss.backward()
+opt.step()
+assert opt.state[model.weight]["exp_avg"].dtype == torch.float32
+print("conv output under autocast: bfloat16 | Adam state:",
+      opt.state[model.weight]["exp_avg"].dtype)
+
 # Casting the whole model halves the parameter bytes.
 fp32_bytes = param_bytes(model)
 half_bytes = param_bytes(model.to(torch.bfloat16))

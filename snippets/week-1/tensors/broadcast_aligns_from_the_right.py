@@ -25,5 +25,8 @@ except RuntimeError as e:
     errors["(3, 1) += (4,)"] = str(e)
 assert "at non-singleton dimension 1" in errors["(3, 4) + (3,)"]
 assert "doesn't match the broadcast shape" in errors["(3, 1) += (4,)"]
+grid = torch.zeros(3, 4)
+grid += row  # the right operand may still broadcast
+assert torch.equal(grid[2], row)
 for expr, msg in errors.items():
     print(f"{expr}: RuntimeError: {msg}")

@@ -28,10 +28,11 @@ print("buffers():   ", buffers)
 print("state_dict():", saved)
 print("type of a buffer:", type(m.mean).__name__)
 
-# .to() converts buffers too; integer buffers keep their dtype
+# .to() converts parameters and buffers; integer buffers keep their dtype
 m.to(torch.float64)
-assert m.mean.dtype == torch.float64 and m.count.dtype == torch.int64
-print("after .to(float64):", m.mean.dtype, m.count.dtype)
+assert m.scale.dtype == m.mean.dtype == torch.float64
+assert m.count.dtype == torch.int64
+print("after .to(float64):", m.scale.dtype, m.mean.dtype, m.count.dtype)
 
 # BatchNorm's running statistics are buffers, changed by forward, not by an
 # optimizer.

@@ -21,8 +21,10 @@ assert torch.equal(flat[:C], x[0, :, 0, 0])
 
 # a conv whose weight is channels_last keeps the format for its output
 conv = torch.nn.Conv2d(C, 8, 3).to(memory_format=torch.channels_last)
+assert conv.weight.is_contiguous(memory_format=torch.channels_last)  # 4-D
 out = conv(y)
 assert out.is_contiguous(memory_format=torch.channels_last)
+assert torch.equal(y[:, 1], x[:, 1])  # indexing by channel is unchanged
 
 print("NCHW :", describe_layout(x))
 print("NHWC :", describe_layout(y))

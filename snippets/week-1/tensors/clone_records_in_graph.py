@@ -9,6 +9,11 @@ assert type(c.grad_fn).__name__ == "CloneBackward0"
 (c * c).sum().backward()  # gradient flows back through the clone into w
 assert torch.equal(w.grad, 2 * w.detach())
 
+# the clone's node points at the existing graph; nothing is duplicated
+h = w * 2
+hc = h.clone()
+assert hc.grad_fn.next_functions[0][0] is h.grad_fn
+
 d = w.detach().clone()  # new memory AND no graph: a plain independent copy
 assert not d.requires_grad and d.is_leaf and d.grad_fn is None
 

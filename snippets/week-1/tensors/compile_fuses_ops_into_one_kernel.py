@@ -3,6 +3,8 @@ import os
 import re
 
 import torch
+from torch._dynamo.backends.common import aot_autograd
+from torch._functorch.aot_autograd import make_boxed_func
 from torch._inductor.utils import run_and_get_code
 
 # keep Inductor's on-disk cache inside the working directory
@@ -25,8 +27,26 @@ assert 'extern "C"' in code and "at::vec::Vectorized" in code  # SIMD C++
 assert "#pragma omp" in code  # OpenMP threads for the big loop
 assert "triton" not in code.lower()  # Triton is the GPU code generator
 
+# AOTAutograd gives backward a graph of its own, compiled like forward
+compiled_graphs = []
+
+
+def record(name):
+    def compiler(graph_module, example_inputs):
+        compiled_graphs.append(name)
+        return make_boxed_func(graph_module.forward)
+    return compiler
+
+
+backend = aot_autograd(fw_compiler=record("forward"),
+                       bw_compiler=record("backward"))
+xg = x[:8].clone().requires_grad_()
+torch.compile(f, backend=backend)(xg).sum().backward()
+assert compiled_graphs == ["forward", "backward"]
+
 print("kernels generated for f on CPU:", kernels)
 print("C++ source:", 'extern "C"' in code,
       "| vectorized:", "Vectorized" in code,
       "| OpenMP:", "#pragma omp" in code,
       "| Triton:", "triton" in code.lower())
+print("graphs compiled for f with requires_grad input:", compiled_graphs)

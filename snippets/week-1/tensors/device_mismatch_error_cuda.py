@@ -1,5 +1,6 @@
 # docexec: cuda
-# docexec: raises=RuntimeError match="Expected all tensors to be on the same"
+# docexec: raises=RuntimeError
+# docexec: match="Expected all tensors to be on the same device, but .*cpu"
 import torch
 
 model = torch.nn.Linear(3, 2).to("cuda")

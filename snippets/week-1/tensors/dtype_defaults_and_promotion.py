@@ -27,5 +27,8 @@ for name, (a, b, expected) in cases.items():
 # In-place ops cannot change the dtype of their target
 try:
     i64 += 0.5
+    raise AssertionError("expected a RuntimeError")
 except RuntimeError as e:
+    assert "can't be cast to the desired output type" in str(e)
     print("int64 += 0.5:", e)
+assert i64.dtype == torch.int64

@@ -4,16 +4,22 @@ import torch
 
 dtypes = [torch.float64, torch.float32, torch.bfloat16, torch.float16]
 rows = {}
+exponent_bits = {}
 for dt in dtypes:
     f = torch.finfo(dt)
     size = torch.empty(0, dtype=dt).element_size()
     bits = 1 - int(math.log2(f.eps))  # stored fraction bits + implicit 1
     rows[dt] = (size, f.max, f.smallest_normal, f.eps, bits)
+    # f.bits = sign + exponent + stored fraction, and bits = fraction + 1
+    exponent_bits[dt] = f.bits - bits
 
-assert rows[torch.float64][0] == 2 * rows[torch.float32][0]
-assert rows[torch.float16][0] == rows[torch.bfloat16][0] == 2
-# bfloat16 has float32's range ...
+assert [rows[dt][0] for dt in dtypes] == [8, 4, 2, 2]  # bytes
+# bfloat16 has float32's 8 exponent bits, so float32's range ...
+assert exponent_bits[torch.bfloat16] == exponent_bits[torch.float32] == 8
+assert exponent_bits[torch.float16] == 5
+assert rows[torch.bfloat16][2] == rows[torch.float32][2]  # smallest normal
 assert rows[torch.bfloat16][1] > 3e38 and rows[torch.float16][1] == 65504
+assert 6e-5 < rows[torch.float16][2] < 6.2e-5
 # ... but FEWER precision bits than float16
 assert rows[torch.bfloat16][4] == 8 and rows[torch.float16][4] == 11
 assert rows[torch.float32][4] == 24

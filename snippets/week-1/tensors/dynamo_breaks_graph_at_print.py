@@ -1,5 +1,7 @@
 import torch
 import torch._dynamo as dynamo
+from torch._dynamo.exc import Unsupported
+from torch._dynamo.testing import CompileCounter
 
 
 def fn(x):
@@ -16,6 +18,27 @@ assert report.graph_break_count == 1
 reason = report.break_reasons[0].reason.splitlines()
 assert reason[0] == "Failed to trace builtin operator"
 assert "`print`" in reason[1]
+
+# fullgraph=True turns the graph break into an error
+try:
+    torch.compile(fn, fullgraph=True)(x)
+    raise AssertionError("expected a graph-break error")
+except Unsupported as e:
+    error = e
+assert str(error).splitlines()[0] == reason[0]
+
+# guards: the graph is reused while they hold, recompiled when one fails
+counter = CompileCounter()  # a backend that only counts compilations
+g = torch.compile(lambda t: t.sin() * 2, backend=counter)
+g(torch.ones(4))
+g(torch.ones(4))
+assert counter.frame_count == 1  # same dtype and shape: reused
+g(torch.ones(4, dtype=torch.float64))
+assert counter.frame_count == 2  # the dtype guard failed: recompiled
+
 print("graphs:", report.graph_count, "| breaks:", report.graph_break_count)
 print("break reason:", reason[0])
 print(reason[1].strip())
+print("fullgraph=True raises:", type(error).__name__)
+print("compilations after float32, float32, float64 calls:",
+      counter.frame_count)

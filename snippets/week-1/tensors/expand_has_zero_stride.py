@@ -12,6 +12,7 @@ assert wide.stride() == (1, 0)  # stride 0: every column re-reads one value
 assert shares_storage(col, wide)
 assert wide.untyped_storage().nbytes() == 3 * 4  # still 3 floats in memory
 assert storage_index_map(wide).tolist() == [[0] * 4, [1] * 4, [2] * 4]
+assert torch.broadcast_to(col, (3, 4)).stride() == (1, 0)
 assert torch.equal(torch.broadcast_to(col, (3, 4)), wide)
 
 # the result of an arithmetic op is a normal, fully allocated tensor

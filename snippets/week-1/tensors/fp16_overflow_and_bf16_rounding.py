@@ -20,5 +20,9 @@ bits = third.view(torch.int32).item()
 truncated = torch.tensor((bits >> 16) << 16, dtype=torch.int32)
 truncated = truncated.view(torch.float32).item()
 rounded = third.bfloat16().float().item()
-assert rounded != truncated and abs(rounded - 1 / 3) < abs(truncated - 1 / 3)
+assert rounded == 0.333984375 and truncated == 0.33203125
+assert abs(rounded - 1 / 3) < abs(truncated - 1 / 3)
+# the stored bfloat16 bits are the upper 16 bits of that rounded float32
+upper = torch.tensor(rounded).view(torch.int32).item() >> 16
+assert third.bfloat16().view(torch.int16).item() & 0xFFFF == upper
 print(f"1/3 -> bfloat16: {rounded} (truncation would give {truncated})")

@@ -23,8 +23,23 @@ print("scale 1     :", unscaled)
 print("scale 65536 :", too_big)
 print("scale 1024  :", good)
 
-# GradScaler automates this: it starts high and halves the scale (skipping
-# the step) whenever it finds inf/NaN gradients.
+# bfloat16 has float32's range: the same gradient does not underflow
+wb = torch.ones(4, dtype=torch.bfloat16, requires_grad=True)
+(wb * x.bfloat16() * 1e-4).sum().backward()
+assert torch.allclose(wb.grad.float(), torch.full((4,), 1e-8), rtol=1e-2)
+print("bfloat16, no scaling:", wb.grad.float())
+
+# GradScaler automates this: it starts at 65536 and, when the gradients
+# hold inf/NaN, skips that optimizer step and halves the scale.
 scaler = torch.amp.GradScaler("cpu")
-print("GradScaler init scale:", scaler.get_scale(),
-      "| backoff factor:", scaler.get_backoff_factor())
+v = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([v], lr=0.1)
+scaler.scale(v.sum()).backward()
+v.grad[0] = float("inf")  # as if the scaled gradient overflowed
+start = scaler.get_scale()
+scaler.step(opt)
+scaler.update()
+assert start == 65536.0 and torch.equal(v, torch.ones(2))  # step skipped
+assert scaler.get_scale() == start / 2
+print("GradScaler scale:", start, "-> after an inf gradient:",
+      scaler.get_scale(), "| step skipped:", torch.equal(v, torch.ones(2)))

@@ -5,5 +5,9 @@ import torch
 assert torch.cuda.OutOfMemoryError is torch.OutOfMemoryError
 assert issubclass(torch.OutOfMemoryError, RuntimeError)
 print(torch.OutOfMemoryError.__mro__[:3])
-print("memory_summary:", callable(torch.cuda.memory_summary))
-print("snapshot recorder:", callable(torch.cuda.memory._record_memory_history))
+
+# the allocator's counters and the snapshot recorder, present on every build
+tools = [torch.cuda.memory_allocated, torch.cuda.memory_reserved,
+         torch.cuda.memory_summary, torch.cuda.memory._record_memory_history]
+assert all(callable(tool) for tool in tools)
+print("callable:", ", ".join(tool.__name__ for tool in tools))

@@ -14,7 +14,9 @@ rnn = nn.GRU(2, 4, batch_first=True)
 
 try:
     pack_padded_sequence(padded, lengths, batch_first=True)
+    raise AssertionError("expected a RuntimeError")
 except RuntimeError as e:
+    assert "must be sorted in decreasing order" in str(e)
     print("enforce_sorted=True (default):", str(e).split(".")[0])
 
 packed = pack_padded_sequence(padded, lengths, batch_first=True,

@@ -11,6 +11,7 @@ left = pad_sequence(seqs, batch_first=True, padding_value=-1.0,
                     padding_side="left")
 mask = torch.arange(padded.size(1)) < lengths[:, None]  # True = real token
 assert padded.shape == (3, 3) and mask.sum() == lengths.sum()
+assert left[2].tolist() == [-1.0, -1.0, 6.0]  # value and side are options
 print("padded:\n", padded)
 print("left-padded with -1:\n", left)
 print("mask:\n", mask)
@@ -23,6 +24,7 @@ print("masked mean per sequence:", mean)
 # For the loss, mark padded targets with ignore_index (default -100)
 logits = torch.zeros(3, 3, 5)  # (batch, time, classes)
 targets = torch.where(mask, torch.tensor(1), torch.tensor(-100))
+assert torch.nn.CrossEntropyLoss().ignore_index == -100
 loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten())
 assert torch.isclose(loss, torch.log(torch.tensor(5.0)))
 print("loss averages over", int(mask.sum()), "real tokens:", loss)

@@ -16,6 +16,7 @@ try:
     print("pin_memory(): pinned copy, is_pinned() =", pinned.is_pinned())
 except RuntimeError as e:
     assert not has_acc
+    assert "Cannot access accelerator device when none is available" in str(e)
     print("pin_memory():", e)
 
 # DataLoader(pin_memory=True) degrades gracefully: a warning, unpinned batches
@@ -25,6 +26,8 @@ with warnings.catch_warnings(record=True) as caught:
                         pin_memory=True)
     (batch,) = next(iter(loader))
 assert batch.is_pinned() == has_acc
+warned = any("pin_memory" in str(w.message) for w in caught)
+assert warned != has_acc  # a warning exactly when nothing can be pinned
 print("DataLoader batch is_pinned():", batch.is_pinned())
 for w in caught:
     print("warning:", w.message)

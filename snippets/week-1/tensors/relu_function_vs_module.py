@@ -1,3 +1,5 @@
+import inspect
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -8,7 +10,9 @@ assert torch.equal(F.relu(x), nn.ReLU()(x))  # same computation
 print("same result:", torch.equal(F.relu(x), nn.ReLU()(x)))
 
 relu = nn.ReLU()
+assert "F.relu(" in inspect.getsource(nn.ReLU.forward)  # forward calls it
 assert not list(relu.parameters()) and not relu.state_dict()
+assert nn.ReLU.__constants__ == ["inplace"]  # its only setting
 print("nn.ReLU parameters:", list(relu.parameters()),
       "| state_dict:", dict(relu.state_dict()))
 
@@ -43,6 +47,8 @@ a(torch.ones(2, 3))
 assert seen == [torch.Size([2, 3])]
 print("forward hook on model.act saw:", seen)
 a.act = nn.GELU()  # and it can be swapped without touching forward()
+x3 = torch.randn(2, 3)
+assert torch.equal(a(x3), F.gelu(a.fc(x3)))
 print("swapped:", a.act)
 
 # Both accept inplace=True: the result overwrites the input's memory

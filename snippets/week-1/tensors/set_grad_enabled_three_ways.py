@@ -12,6 +12,7 @@ def step(is_train):
 
 
 assert step(True) and not step(False)
+assert torch.is_grad_enabled()  # the context manager lasted for its block
 print("inside set_grad_enabled(True/False):", step(True), step(False))
 
 

@@ -32,10 +32,16 @@ with torch.autograd.graph.saved_tensors_hooks(Token, lambda token: None):
     with_no_grad = live
     preds = [model(x).detach() for x in batches]
     with_detach = live
+    total_loss = 0
+    for x in batches:  # a running sum of losses keeps every graph too
+        total_loss += model(x).pow(2).mean()
+    with_running_sum = live
 
 assert kept == 5 * 4 and after_del == 0
 assert with_no_grad == 0 and with_detach == 0
+assert with_running_sum > kept
 print("saved for backward, 5 outputs kept in a list:", kept)
 print("after `del preds`                           :", after_del)
 print("outputs computed under torch.no_grad()      :", with_no_grad)
 print("outputs .detach()-ed before storing         :", with_detach)
+print("a running total_loss += loss over 5 batches :", with_running_sum)

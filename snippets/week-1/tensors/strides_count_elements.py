@@ -7,13 +7,15 @@ xt = x.t()
 assert x.stride() == (3, 1)  # counted in elements...
 assert x.numpy().strides == (12, 4)  # ...NumPy counts bytes (4 per float32)
 assert xt.stride() == (1, 3) and xt.shape == (3, 3)
+assert xt.storage_offset() == x.storage_offset() and not xt.is_contiguous()
 assert shares_storage(x, xt) and xt.data_ptr() == x.data_ptr()
 
 # element [i, j] lives at storage index offset + i*stride[0] + j*stride[1]
 flat = x.flatten()
-i, j = 2, 0
 s0, s1 = xt.stride()
-assert xt[i, j] == flat[xt.storage_offset() + i * s0 + j * s1]
+for i in range(3):
+    for j in range(3):
+        assert xt[i, j] == flat[xt.storage_offset() + i * s0 + j * s1]
 
 # the stride does not depend on the dtype's size
 x64 = x.double()

@@ -9,6 +9,8 @@ s = torch.tensor(5)
 assert s.shape == () and s.dtype == torch.int64 and s.item() == 5
 assert torch.tensor([1, 2]).dtype == torch.int64  # dtype inferred
 assert torch.tensor([1.5]).dtype == torch.get_default_dtype()  # float32
+assert torch.tensor(np.ones(2, np.float16)).dtype == torch.float16  # kept
+assert not hasattr(torch.Tensor, "tensor")  # no .tensor() method
 
 # torch.Tensor is the class; called with ints it reads them as a SHAPE
 v = torch.Tensor(5)  # 5 uninitialised floats, like torch.empty(5)
@@ -43,4 +45,4 @@ print("torch.tensor(float32 array) shares memory:",
       shares_storage(torch.tensor(arr), torch.from_numpy(arr)))
 print("torch.Tensor(float32 array) shares memory:",
       shares_storage(torch.Tensor(arr), torch.from_numpy(arr)))
-print("torch.tensor(tensor) warns:", advice)
+print("torch.tensor(tensor) warns:", advice.split(" or ")[0])

@@ -1,4 +1,5 @@
-# docexec: raises=RuntimeError match="view size is not compatible"
+# docexec: raises=RuntimeError
+# docexec: match="view size is not compatible.*Use \.reshape"
 import torch
 from torchguide.layout import describe_layout
 
