@@ -10,6 +10,7 @@ import threading
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
@@ -95,8 +96,16 @@ def test_printed_markup_is_shown_as_text_and_never_runs(page, site_url):
 def search(page, site_url: str, phrase: str) -> list[str]:
     page.goto(f"{site_url}/")
     page.locator("label.md-search__icon, .md-search__input").first.click()
-    page.locator("input.md-search__input").fill(phrase)
-    page.wait_for_selector(".md-search-result__item", timeout=15_000)
+    box = page.locator("input.md-search__input")
+    # The index loads in a web worker; a query typed before it is ready finds nothing, so type again.
+    for _ in range(4):
+        box.fill("")
+        box.type(phrase)
+        try:
+            page.wait_for_selector(".md-search-result__item", timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            continue
     return page.locator(".md-search-result__item a").evaluate_all("links => links.map(a => a.href)")
 
 
