@@ -86,7 +86,10 @@ def test_every_correction_cites_a_snippet_that_its_page_runs(root):
     for page in sorted((root / "docs").rglob("*.md")):
         text = without_code_blocks(page.read_text(encoding="utf-8"))
         ran = set(re.findall(r"^\s*%run (\S+)", text, re.M))
-        for block in re.findall(r'!!! warning "Correction[^"]*"\n((?:    .*\n|\n)+)', text):
+        assert not re.search(r'^\s*!!! \w+ "Correction', text.replace("!!! correction", "")), (
+            f"{page.name}: a Correction box must use the `correction` admonition type"
+        )
+        for block in re.findall(r'!!! correction "Correction[^"]*"\n((?:    .*\n|\n)+)', text):
             cited = set(re.findall(r"`(snippets/[^`]+\.py)`", block))
             assert cited, f"{page.name}: a correction cites no snippet:\n{block}"
             assert cited <= ran, (
