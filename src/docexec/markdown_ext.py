@@ -123,7 +123,7 @@ class SnippetRenderer:
             f"Ran on {device} · torch {env.get('torch')} · Python {env.get('python')}"
             f" · {outcome.duration:.2f} s"
         )
-        return ["", f"{text}", "{ .docexec-provenance }", ""]
+        return ["", text, "{ .docexec-provenance }", ""]
 
     def _cuda_note(self) -> list[str]:
         return [

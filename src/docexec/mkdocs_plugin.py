@@ -20,15 +20,14 @@ from mkdocs.structure.pages import Page
 from docexec import labs
 from docexec.engine import DeclarationError, Engine, Summary
 from docexec.markdown_ext import RunExtension, SnippetRenderer, directive_lines
-from docexec.result import Result
+from docexec.result import FAILED, SKIPPED, Result
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 FIGURES_DIR = "assets/figures"
 
 
 class DocexecConfig(base.Config):
-    # DOCEXEC_EXECUTE=0 switches execution off for one run (pages show code only).
-    execute = config_options.Type(bool, default=os.environ.get("DOCEXEC_EXECUTE", "1") != "0")
+    execute = config_options.Type(bool, default=True)
     force = config_options.Type(bool, default=False)
     workers = config_options.Optional(config_options.Type(int))
 
@@ -36,6 +35,9 @@ class DocexecConfig(base.Config):
 class DocexecPlugin(BasePlugin[DocexecConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent.resolve()
+        # DOCEXEC_EXECUTE=0 switches execution off for one run: pages show code only.
+        self.execute = self.config.execute and os.environ.get("DOCEXEC_EXECUTE", "1") != "0"
+        self._page_dir = ""
         self.engine = Engine(self.root, force=self.config.force, workers=self.config.workers)
         self.results: dict[str, Result] = {}
         self.summary = Summary()
@@ -59,15 +61,13 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
                     runnable.append(path)
             except DeclarationError:
                 pass  # reported where the page uses it, with the page's line
-        if self.config.execute:
+        if self.execute:
             self.results, self.summary = self.engine.run(runnable)
         notebook_root = self.engine.cache.root / "pages"
         for path in lab_paths:
-            if path not in self.results:
-                continue
-            result = self.results[path]
-            if result.status == "failed":
-                log.warning("docs/%s: lab failed: %s", labs.page_uri(path), result.failure)
+            result = self.results.get(path) or Result(path=path, status=SKIPPED)  # no outputs
+            if result.status == FAILED:
+                log.warning("lab %s failed: %s", labs.page_uri(path), result.failure)
             try:
                 labs.write_notebook(self.root, path, result, notebook_root)
             except labs.LabError as error:
@@ -99,15 +99,15 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         return markdown
 
     def on_post_build(self, config: MkDocsConfig) -> None:
-        if self.config.execute:
+        if self.execute:
             log.info("docexec: %s", self.summary.line())
         else:
             log.info("docexec: execution is switched off (plugin option execute: false)")
 
     def _result(self, path: str) -> Result:
         if path not in self.results:
-            if not self.config.execute:
-                return Result(path=path, status="skipped", failure="execution is switched off")
+            if not self.execute:
+                return Result(path=path, status=SKIPPED, failure="execution is switched off")
             results, _ = self.engine.run([path], progress=False)
             self.results.update(results)
         return self.results[path]
