@@ -195,3 +195,16 @@ def test_pytest_markdown_docs_collects_every_docstring_example(root):
             assert f"::{name}[CodeFence#1]" in collected, (
                 f"{module}.{name}: its docstring example is not collected"
             )
+
+
+def test_the_snippet_template_runs_and_keeps_the_contract(root):
+    result = Engine(root).run(["templates/snippet.py"], progress=False)[0]["templates/snippet.py"]
+    assert result.status == "passed", result.failure
+    assert "same memory: True" in result.output
+
+
+def test_the_page_template_uses_the_question_structure(root):
+    text = (root / "templates" / "page.md").read_text(encoding="utf-8")
+    assert re.search(r"^## .+ \{ #[a-z0-9-]+ \}$", text, re.M)
+    assert "*Asked as:*" in text and "/// html | div.answer" in text
+    assert re.search(r"^%run snippets/", text, re.M) and '!!! correction "Correction"' in text
