@@ -1,9 +1,6 @@
 # Copy to snippets/<page>/<what_it_shows>.py and replace the example.
-# Declarations, when needed (see docs/contributing.md):
-#   # docexec: raises=RuntimeError match="message pattern"
-#   # docexec: cuda
-#   # docexec: timeout=60
-#   # docexec: show=core   (with # --8<-- [start:core] ... # --8<-- [end:core])
+# Declarations (a CUDA device, an expected exception, a timeout, a named part
+# to show) are comment lines described in docs/contributing.md.
 import torch
 
 torch.manual_seed(0)
