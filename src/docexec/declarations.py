@@ -29,6 +29,7 @@ ACCEPTED = {
 }
 _DECLARATION_LINE = re.compile(r"^\s*#\s*docexec\b")
 _SECTION_LINE = re.compile(r"^\s*#\s*-{1,}8<-{1,}\s*\[(start|end):([\w-]+)\]\s*$")
+_SECTION_LIKE = re.compile(r"^\s*#\s*-+8<")  # meant as a marker, whatever follows
 _EXCEPTION_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 
 
@@ -75,7 +76,7 @@ def parse(source: str, path: str) -> Declarations:
                 if name not in open_sections:
                     raise DeclarationError(path, number, f"section {name!r} ends without a start")
                 sections[name] = (open_sections.pop(name) + 1, number - 1)
-        elif "8<" in line and line.lstrip().startswith("#"):
+        elif _SECTION_LIKE.match(line):
             raise DeclarationError(
                 path,
                 number,
