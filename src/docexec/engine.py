@@ -147,7 +147,8 @@ class Engine:
             desc="docexec",
             file=sys.stderr,
             leave=False,
-            disable=not progress or len(pending) < PROGRESS_BAR_FROM,
+            # A bar only on a console: in a CI log each redraw would be one more line.
+            disable=not progress or len(pending) < PROGRESS_BAR_FROM or not sys.stderr.isatty(),
         )
         by_job_dir: dict[str, tuple[str, Declarations, str]] = {}
         jobs = []
