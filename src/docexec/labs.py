@@ -6,6 +6,7 @@ cell, so mkdocs-jupyter only renders it (``execute: false``): one engine and one
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import jupytext
@@ -68,7 +69,10 @@ def write_notebook(root: Path, path: str, result: Result, pages_root: Path) -> P
     target.parent.mkdir(parents=True, exist_ok=True)
     text = nbformat.writes(notebook_from(root, path, result))
     if not target.exists() or target.read_text(encoding="utf-8") != text:
-        target.write_text(text, encoding="utf-8")
+        # Atomic, like the result cache: a build running beside this one never reads half a notebook.
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
     return target
 
 
