@@ -10,7 +10,7 @@ from pathlib import Path
 
 from docexec.result import Result
 
-SCHEMA = 1  # bump when the stored form or the way snippets are run changes
+SCHEMA = 2  # bump when the stored form or the way snippets are run changes
 
 
 def digest_files(paths: list[Path], root: Path) -> str:

@@ -174,6 +174,13 @@ def _prepare_matplotlib(log: _EventLog, stdout: _CapturedStream) -> None:
     plt.show = show
 
 
+def _title_of(figure: object) -> str:
+    """The figure's suptitle, else its axes' titles: the words a reader (or screen reader) needs."""
+    suptitle = figure._suptitle.get_text() if figure._suptitle else ""  # type: ignore[attr-defined]
+    titles = [ax.get_title() for ax in figure.axes if ax.get_title()]  # type: ignore[attr-defined]
+    return " ".join((suptitle or "; ".join(titles)).split())
+
+
 def _flush_figures(log: _EventLog, cell: int) -> None:
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
@@ -184,7 +191,7 @@ def _flush_figures(log: _EventLog, cell: int) -> None:
         # No "Software" metadata and a fixed dpi: the same figure gives the same bytes.
         figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
         png = base64.b64encode(buffer.getvalue()).decode("ascii")
-        log.write({"event": "figure", "cell": cell, "png": png})
+        log.write({"event": "figure", "cell": cell, "png": png, "title": _title_of(figure)})
     plt.close("all")
 
 

@@ -62,6 +62,11 @@ def _title(text: str) -> str:
     return text.replace('"', "'")
 
 
+def _alt_text(text: str) -> str:
+    """Image alt text that cannot end the Markdown image syntax early."""
+    return re.sub(r"[\[\]\\]", "", text)
+
+
 def _indent(block: list[str], prefix: str) -> list[str]:
     return [prefix + line if line else line for line in block]
 
@@ -111,9 +116,12 @@ class SnippetRenderer:
             title = f"Raises {outcome.exception['type']} (as intended)"
             attributes = f' {{ .pytb .docexec-raises title="{_title(title)}" }}'
             lines += ["", *_fenced(outcome.exception["traceback"], attributes)]
-        for number, png in enumerate(outcome.figures, start=1):
+        for number, (png, title) in enumerate(zip(outcome.figures, outcome.figure_titles, strict=True), 1):
             url = self.figure_url(base64.b64decode(png))
-            lines += ["", f"![Figure {number} drawn by {outcome.path}]({url}){{ .docexec-figure }}"]
+            alt = _alt_text(
+                f"Figure {number}: {title}" if title else f"Figure {number} drawn by {outcome.path}"
+            )
+            lines += ["", f"![{alt}]({url}){{ .docexec-figure }}"]
         return lines
 
     def _provenance(self, outcome: Result) -> list[str]:

@@ -21,6 +21,7 @@ class Cell:
     line: int = 1
     streams: list[tuple[str, str]] = field(default_factory=list)
     figures: list[str] = field(default_factory=list)  # base64 PNG
+    figure_titles: list[str] = field(default_factory=list)  # one per figure, "" when untitled
 
     def text(self) -> str:
         return "".join(text for _, text in self.streams)
@@ -56,6 +57,10 @@ class Result:
     def figures(self) -> list[str]:
         return [figure for cell in self.cells for figure in cell.figures]
 
+    @property
+    def figure_titles(self) -> list[str]:
+        return [title for cell in self.cells for title in cell.figure_titles]
+
     def to_json(self) -> dict:
         data = asdict(self)
         data.pop("cached")
@@ -64,7 +69,12 @@ class Result:
     @classmethod
     def from_json(cls, data: dict) -> Result:
         cells = [
-            Cell(line=c["line"], streams=[tuple(s) for s in c["streams"]], figures=c["figures"])
+            Cell(
+                line=c["line"],
+                streams=[tuple(s) for s in c["streams"]],
+                figures=c["figures"],
+                figure_titles=c["figure_titles"],
+            )
             for c in data["cells"]
         ]
         return cls(**{**data, "cells": cells})
@@ -95,6 +105,7 @@ def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations,
             _append_stream(cells[-1], event["name"], event["text"])
         elif kind == "figure":
             cells[-1].figures.append(event["png"])
+            cells[-1].figure_titles.append(event["title"])
         elif kind == "exception":
             exception = {k: event[k] for k in ("type", "qualified_types", "message", "line", "traceback")}
         elif kind == "end":

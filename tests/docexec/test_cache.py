@@ -5,6 +5,7 @@ import subprocess
 import sys
 import textwrap
 
+from docexec.cache import SCHEMA
 from docexec.engine import Engine
 
 SNIPPET = "import torch\nprint(torch.arange(3).tolist())\n"
@@ -60,7 +61,7 @@ def test_a_corrupt_or_truncated_entry_is_run_again(project):
     engine.run([a], progress=False)
     entry = next(project.cache_dir.rglob("*.json"))
     text = entry.read_text()
-    for damaged in [text[: len(text) // 2], "not json", json.dumps({"schema": 1, "key": "other"}), ""]:
+    for damaged in [text[: len(text) // 2], "not json", json.dumps({"schema": SCHEMA, "key": "other"}), ""]:
         entry.write_text(damaged)
         results, summary = project.engine().run([a], progress=False)
         assert summary.executed == 1 and results[a].output == "[0, 1, 2]\n"

@@ -90,6 +90,13 @@ def test_an_indented_directive_renders_inside_its_block(project, render):
     assert "inside" in note and "Ran on CPU" in note
 
 
+def test_a_titled_figure_is_described_by_its_title(project, render):
+    code = "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.set_title('Loss [log]')\n"
+    project.snippet("page/titled.py", code)
+    html = render("%run snippets/page/titled.py")
+    assert '<img alt="Figure 1: Loss log"' in html
+
+
 def test_figures_become_images(project, render):
     project.snippet("page/plot.py", "import matplotlib.pyplot as plt\nplt.plot([1, 2])\n")
     html = render("%run snippets/page/plot.py")

@@ -26,7 +26,7 @@ def test_the_proving_ground_shows_each_kind_of_output(built_site):
     assert "Runs on the CUDA runner" in page
     assert "&lt;script&gt;document.title" in page and "<script>document.title" not in page
     assert page.count('class="docexec-provenance"') >= 5
-    images = re.findall(r'<img alt="Figure 1 drawn by [^"]+" class="docexec-figure" src="([^"]+)"', page)
+    images = re.findall(r'<img alt="Figure 1: Two activations" class="docexec-figure" src="([^"]+)"', page)
     assert images and all(
         (built_site.path / "how-this-site-works" / src).resolve().is_file() for src in images
     )
