@@ -9,6 +9,7 @@ hands it results computed ahead of time and a place for figures.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import logging
 import re
 from collections.abc import Callable
@@ -99,6 +100,9 @@ class SnippetRenderer:
         except declarations.DeclarationError as error:
             return self._error(where, str(error))
         lines = _fenced(declarations.displayed_source(source, decl), f' python title="{_title(path)}"')
+        if decl.show:  # the part on show, and the program it runs in one click away
+            whole = declarations.displayed_source(source, dataclasses.replace(decl, show=None))
+            lines += ["", '??? note "The whole program"', "", *_indent(_fenced(whole, " python"), "    ")]
         outcome = self.results(path)
         if outcome.status == SKIPPED:
             return lines + (self._cuda_note() if decl.cuda else [])

@@ -18,7 +18,13 @@ def render(project):
     def to_html(text: str) -> str:
         renderer = SnippetRenderer(project.root, results)
         renderer.page = "docs/page.md"
-        extensions = [RunExtension(renderer), "pymdownx.superfences", "admonition", "attr_list"]
+        extensions = [
+            RunExtension(renderer),
+            "pymdownx.superfences",
+            "pymdownx.details",
+            "admonition",
+            "attr_list",
+        ]
         return markdown.markdown(text, extensions=extensions)
 
     return to_html
@@ -95,6 +101,21 @@ def test_a_titled_figure_is_described_by_its_title(project, render):
     project.snippet("page/titled.py", code)
     html = render("%run snippets/page/titled.py")
     assert '<img alt="Figure 1: Loss log"' in html
+
+
+def test_a_named_part_is_shown_with_the_whole_program_folded_away(project, render):
+    code = "# docexec: show=core\nsetup = 1\n# --8<-- [start:core]\nprint(setup + 1)\n# --8<-- [end:core]\n"
+    project.snippet("page/part.py", code)
+    html = render("%run snippets/page/part.py")
+    shown, folded = html.split("<details", 1)
+    folded = folded.split("</details>")[0]
+    assert "print" in shown and "setup" in shown.split("print")[1] and "setup = " not in shown
+    assert (
+        "The whole program" in folded
+        and "setup" in folded
+        and "8&lt;" not in folded
+        and "docexec" not in folded
+    )
 
 
 def test_figures_become_images(project, render):
