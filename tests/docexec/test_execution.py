@@ -170,22 +170,18 @@ def test_an_expected_error_passes_and_keeps_its_traceback(batch):
     assert "torch.ones(2, 3).view(4)" in result.exception["traceback"]
 
 
-def test_an_expected_error_that_does_not_come_fails(batch):
-    result = batch[0]["expected_error_missing.py"]
+@pytest.mark.parametrize(
+    ("snippet", "reason"),
+    [
+        ("expected_error_missing.py", "expected ValueError, but the snippet finished without raising"),
+        ("expected_error_other_type.py", "expected ValueError, but it raised KeyError"),
+        ("expected_error_other_message.py", "does not match '^exactly this$'"),
+    ],
+)
+def test_an_expected_error_that_does_not_come_as_declared_fails(batch, snippet, reason):
+    result = batch[0][snippet]
     assert result.status == FAILED
-    assert "expected ValueError, but the snippet finished without raising" in result.failure
-
-
-def test_an_error_of_another_type_fails(batch):
-    result = batch[0]["expected_error_other_type.py"]
-    assert result.status == FAILED
-    assert "expected ValueError, but it raised KeyError" in result.failure
-
-
-def test_an_error_with_another_message_fails(batch):
-    result = batch[0]["expected_error_other_message.py"]
-    assert result.status == FAILED
-    assert "does not match '^exactly this$'" in result.failure
+    assert reason in result.failure
 
 
 def test_a_subclass_of_the_expected_error_passes(batch):
