@@ -99,7 +99,11 @@ class SnippetRenderer:
             decl = declarations.parse(source, path)
         except declarations.DeclarationError as error:
             return self._error(where, str(error))
-        lines = _fenced(declarations.displayed_source(source, decl), f' python title="{_title(path)}"')
+        # The file name is the block's anchor: a correction's "Shown by" links to it.
+        anchor = Path(path).stem
+        lines = _fenced(
+            declarations.displayed_source(source, decl), f' {{ .python #{anchor} title="{_title(path)}" }}'
+        )
         if decl.show:  # the part on show, and the program it runs in one click away
             whole = declarations.displayed_source(source, dataclasses.replace(decl, show=None))
             lines += ["", '??? note "The whole program"', "", *_indent(_fenced(whole, " python"), "    ")]

@@ -112,8 +112,8 @@ def search(page, site_url: str, phrase: str) -> list[str]:
 @pytest.mark.parametrize(
     ("phrase", "anchor"),
     [
-        ("Why does x.view() sometimes fail", "week-1/tensors/"),
-        ("Channels Last memory format", "week-1/tensors/"),
+        ("Why does x.view() sometimes fail", "week-1/day-1/memory-and-views/"),
+        ("Channels Last memory format", "week-1/day-1/memory-and-views/"),
         ("initializing all weights to exactly zero", "week-1/modules-and-optimization/"),
         ("BCEWithLogitsLoss preferred", "week-1/modules-and-optimization/"),
         ("effective batch size accumulation", "week-1/autograd/"),
@@ -135,6 +135,6 @@ def test_the_lab_shows_cell_outputs_and_offers_the_notebook(page, site_url):
 
 def test_instant_navigation_reaches_the_tensors_page(page, site_url):
     page.goto(f"{site_url}/")
-    page.locator("article a[href*='week-1/tensors']").first.click()
-    page.wait_for_url("**/week-1/tensors/")
+    page.locator("article a[href*='week-1/day-1/']").first.click()
+    page.wait_for_url("**/week-1/day-1/")
     assert page.locator("h1").first.inner_text().startswith("Day 1")
