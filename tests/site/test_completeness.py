@@ -16,6 +16,10 @@ from docexec.labs import LABS_DIR, page_uri
 from docexec.markdown_ext import directive_lines
 
 
+# Libraries a snippet may import beside torch, numpy and matplotlib (declared in pyproject.toml).
+THIRD_PARTY = {"pandas", "PIL", "webdataset", "sklearn", "captum", "tensorboard"}
+
+
 def pages(root: Path) -> list[Path]:
     return sorted((root / "docs").rglob("*.md"))
 
@@ -100,7 +104,7 @@ def test_snippets_keep_the_contract(root, snippet):
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom) and node.module
     }
-    allowed = {"torch", "torchguide", "numpy", "matplotlib", "__future__"} | set(
+    allowed = {"torch", "torchguide", "numpy", "matplotlib", "__future__", *THIRD_PARTY} | set(
         __import__("sys").stdlib_module_names
     )
     assert imported <= allowed, f"{snippet} imports {sorted(imported - allowed)}"
@@ -118,20 +122,33 @@ def test_recorded_outputs_hold_no_addresses_or_absolute_paths(root):
         )
 
 
+def library_modules(root: Path) -> dict[str, Path]:
+    """Dotted name -> source file of every module of the library (packages' modules too)."""
+    package = root / "src"
+    return {
+        ".".join(path.relative_to(package).with_suffix("").parts): path
+        for path in sorted((package / "torchguide").rglob("*.py"))
+        if path.name != "__init__.py"
+    }
+
+
 def public_objects(root: Path) -> dict[str, list[str]]:
     """module -> its public functions and classes, read from the source."""
     found = {}
-    for module in sorted((root / "src" / "torchguide").glob("*.py")):
-        if module.name == "__init__.py":
-            continue
-        tree = ast.parse(module.read_text(encoding="utf-8"))
-        names = [
+    for module, path in library_modules(root).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found[module] = [
             node.name
             for node in tree.body
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")
         ]
-        found[f"torchguide.{module.stem}"] = names
     return found
+
+
+def unit_test_file(root: Path, module: str) -> Path:
+    """`torchguide.data.collate` is tested in tests/torchguide/data/test_collate.py."""
+    *packages, name = module.split(".")[1:]
+    return root.joinpath("tests", "torchguide", *packages, f"test_{name}.py")
 
 
 def test_every_library_module_has_a_reference_page_and_unit_tests(root):
@@ -140,8 +157,7 @@ def test_every_library_module_has_a_reference_page_and_unit_tests(root):
         assert re.search(rf"^::: {re.escape(module)}\s*$", reference, re.M), (
             f"{module} is on no reference page"
         )
-        short = module.split(".")[1]
-        assert (root / "tests" / "torchguide" / f"test_{short}.py").is_file(), f"{module} has no unit tests"
+        assert unit_test_file(root, module).is_file(), f"{module} has no unit tests"
 
 
 def test_every_public_object_is_in_the_built_api_reference(built_site, root):
@@ -155,8 +171,9 @@ def test_every_public_object_is_in_the_built_api_reference(built_site, root):
 
 
 def test_every_public_function_has_a_docstring_example(root):
+    modules = library_modules(root)
     for module, objects in public_objects(root).items():
-        tree = ast.parse((root / "src" / "torchguide" / f"{module.split('.')[1]}.py").read_text())
+        tree = ast.parse(modules[module].read_text())
         for node in tree.body:
             if getattr(node, "name", None) in objects:
                 doc = ast.get_docstring(node) or ""
