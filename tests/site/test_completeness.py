@@ -15,7 +15,6 @@ from docexec.engine import Engine
 from docexec.labs import LABS_DIR, page_uri
 from docexec.markdown_ext import directive_lines
 
-
 # Libraries a snippet may import beside torch, numpy and matplotlib (declared in pyproject.toml).
 THIRD_PARTY = {"pandas", "PIL", "webdataset", "sklearn", "captum", "tensorboard"}
 
@@ -221,7 +220,10 @@ def test_the_snippet_template_runs_and_keeps_the_contract(root):
 
 
 def test_the_page_template_uses_the_question_structure(root):
-    text = (root / "templates" / "page.md").read_text(encoding="utf-8")
-    assert re.search(r"^## .+ \{ #[a-z0-9-]+ \}$", text, re.M)
-    assert "*Asked as:*" in text and "/// html | div.answer" in text
-    assert re.search(r"^%run snippets/", text, re.M) and '!!! correction "Correction"' in text
+    from studysite.questions import parse
+
+    (question,) = parse((root / "templates" / "page.md").read_text(encoding="utf-8"), "templates/page.md")
+    assert question.anchor and question.sources and question.short_answer
+    assert "/// html | div.answer" in question.body and "%run snippets/" in question.body
+    (correction,) = question.corrections
+    assert correction.title != "Correction" and "**Shown by:**" in correction.body

@@ -1,0 +1,93 @@
+"""Python-Markdown parts of the study features.
+
+- Every ``correction`` box gets an id from its title, so the corrections index can link to it.
+- A line ``%answer week-1/autograd.md#gradient-accumulation`` (used on the review page) becomes that
+  question's short answer, in an answer block that self-test mode can hide, with a link to the
+  full answer.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+
+from markdown import Extension, Markdown
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+
+from studysite.questions import Question, correction_anchor
+
+ANSWER_DIRECTIVE = re.compile(r"^%answer[ \t]+(?P<target>\S+)[ \t]*$")
+
+
+class CorrectionIds(Treeprocessor):
+    def run(self, root: ET.Element) -> None:
+        for box in root.iter("div"):
+            classes = (box.get("class") or "").split()
+            if "admonition" not in classes or "correction" not in classes or box.get("id"):
+                continue
+            title = next((p for p in box if "admonition-title" in (p.get("class") or "")), None)
+            if title is not None:
+                box.set("id", correction_anchor("".join(title.itertext()).strip()))
+
+
+class AnswerPreprocessor(Preprocessor):
+    """Expands ``%answer`` lines; an unknown target becomes a visible error and a build warning."""
+
+    def __init__(
+        self,
+        md: Markdown,
+        lookup: Callable[[str], Question | None],
+        page: Callable[[], str],
+        warn: Callable[[str], None],
+    ) -> None:
+        super().__init__(md)
+        self.lookup, self.page, self.warn = lookup, page, warn
+
+    def run(self, lines: list[str]) -> list[str]:
+        output: list[str] = []
+        for number, line in enumerate(lines, 1):
+            match = ANSWER_DIRECTIVE.match(line)
+            if not match:
+                output.append(line)
+                continue
+            target = match["target"]
+            question = self.lookup(target)
+            if question is None:
+                self.warn(f"{self.page()}:{number}: %answer {target}: no question there")
+                output += ['!!! failure "Unknown question"', f"    `%answer {target}` names no question.", ""]
+                continue
+            link = posixpath.relpath(question.page, posixpath.dirname(self.page()) or ".")
+            # A question without its short answer yet still links; the curriculum tests require one.
+            body = ["    " + text if text else "" for text in question.short_answer.split("\n")]
+            box = ['!!! short-answer "Short answer"', *body, ""] if question.short_answer else []
+            output += [
+                "/// html | div.answer",
+                "",
+                *box,
+                f"[Full answer, with the code that proves it]({link}#{question.anchor})",
+                "",
+                "///",
+            ]
+        return output
+
+
+class StudyExtension(Extension):
+    def __init__(
+        self,
+        lookup: Callable[[str], Question | None],
+        page: Callable[[], str],
+        warn: Callable[[str], None],
+        **kwargs: object,
+    ) -> None:
+        self.lookup, self.page, self.warn = lookup, page, warn
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's API name
+        md.preprocessors.register(
+            AnswerPreprocessor(md, self.lookup, self.page, self.warn), "study_answer", 36
+        )
+        # After inline processing (20), so a title's `code` is already an element.
+        md.treeprocessors.register(CorrectionIds(md), "study_correction_ids", 5)

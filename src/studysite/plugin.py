@@ -1,0 +1,86 @@
+"""MkDocs glue for the study features: reads every page's questions before any page renders,
+generates the corrections index and the flash-card deck, and expands ``%answer`` lines."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from studysite import flashcards, questions
+from studysite.markdown_ext import StudyExtension
+
+log = logging.getLogger("mkdocs.plugins.studysite")
+CORRECTIONS_PAGE = "corrections.md"
+DECK_FILE = "study/pytorch-foundations.apkg"
+# Search results should be answers: these pattern-named HTML parts of notebook pages are widgets.
+NOTEBOOK_WIDGETS = (
+    '<div class="jp-InputPrompt',
+    '<div class="jp-OutputPrompt',
+    '<div class="zeroclipboard-container',
+)
+
+
+class StudySitePlugin(BasePlugin):
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.questions: dict[str, questions.Question] = {}
+        self._page = ""
+        config.markdown_extensions.append(  # type: ignore[arg-type]
+            StudyExtension(self.questions.get, lambda: self._page, log.warning)
+        )
+        return config
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        self.questions.clear()
+        found, titles = [], {}
+        for file in files.documentation_pages():
+            if file.src_uri.endswith(".md") and file.abs_src_path:
+                text = Path(file.abs_src_path).read_text(encoding="utf-8")
+                found += questions.parse(text, file.src_uri)
+                titles[file.src_uri] = questions.page_title(text) or file.src_uri
+        self.questions.update({q.url: q for q in found})
+        files.append(File.generated(config, CORRECTIONS_PAGE, content=corrections_index(found, titles)))
+        deck = flashcards.build_deck(found, config.site_url or "/")
+        files.append(File.generated(config, DECK_FILE, content=deck))
+        return files
+
+    def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        self._page = page.file.src_uri
+        return markdown
+
+    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        if page.file.src_uri.endswith(".ipynb"):
+            for widget in NOTEBOOK_WIDGETS:
+                html = html.replace(widget, widget.replace("<div ", "<div data-search-exclude ", 1))
+        return html
+
+
+def corrections_index(found: list[questions.Question], titles: dict[str, str]) -> str:
+    """The corrections index page: every correction on the site, grouped by page, linked to its box."""
+    lines = [
+        "# Corrections",
+        "",
+        "Claims that common study notes get wrong, each corrected on its page with the code that proves",
+        "it. A study list in itself: read the claim, say what is true, then follow the link.",
+        "",
+    ]
+    by_page: dict[str, list[questions.Question]] = {}
+    for question in found:
+        if question.corrections:
+            by_page.setdefault(question.page, []).append(question)
+    total = sum(len(q.corrections) for q in found)
+    lines += [f"{total} corrections on {len(by_page)} pages.", ""]
+    for page, page_questions in by_page.items():
+        lines += [f"## {titles.get(page, page)}", ""]
+        for question in page_questions:
+            for correction in question.corrections:
+                lines.append(
+                    f"- [{correction.title}]({page}#{correction.anchor}) — in "
+                    f"[{question.title}]({page}#{question.anchor})"
+                )
+        lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,140 @@
+"""Reads the questions of a page from its Markdown source.
+
+Every question has the shape described in docs/contributing.md: a ``##`` heading with an explicit
+anchor, an *Asked as* paragraph, and an answer block that starts with a ``short-answer`` box and may
+hold ``correction`` boxes. The site (corrections index, review page, flash cards) and the tests read
+pages through this one parser, so they agree on what a question is.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+import markdown
+from markdown.extensions.toc import slugify
+
+HEADING = re.compile(r"^## (?P<title>.+?) \{ #(?P<anchor>[a-z0-9-]+) \}\s*$")
+ASKED_AS = re.compile(r"^\*Asked as:\*")
+SOURCE_TAG = re.compile(r"\((Day \d+|Review), Q(\d+)\)")
+ADMONITION = re.compile(r'^(?P<indent>[ \t]*)!!! (?P<kind>[\w-]+)(?: "(?P<title>[^"]*)")?\s*$')
+FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+@dataclass
+class Correction:
+    title: str  # Markdown, as written in the box's title
+    anchor: str
+    body: str
+    line: int
+
+
+@dataclass
+class Question:
+    page: str  # path under docs/, e.g. "week-1/autograd.md"
+    anchor: str
+    title: str  # Markdown
+    line: int
+    asked_as: str = ""
+    short_answer: str = ""  # Markdown, dedented
+    corrections: list[Correction] = field(default_factory=list)
+    body: str = ""
+
+    @property
+    def sources(self) -> list[tuple[str, int]]:
+        """The (source, number) tags of the *Asked as* paragraph: ("Day 1", 3), ("Review", 2)."""
+        return [(source, int(number)) for source, number in SOURCE_TAG.findall(self.asked_as)]
+
+    @property
+    def url(self) -> str:
+        """The page and anchor as a link in the docs writes them: ``week-1/autograd.md#anchor``."""
+        return f"{self.page}#{self.anchor}"
+
+    @property
+    def site_path(self) -> str:
+        """Where the built site serves it: ``week-1/autograd/#anchor``."""
+        stem = self.page.removesuffix(".md")
+        if stem == "index":
+            return f"#{self.anchor}"
+        return f"{stem.removesuffix('/index')}/#{self.anchor}"
+
+
+def plain_text(inline_markdown: str) -> str:
+    """What a reader sees of a line of inline Markdown: `code` and *emphasis* without their marks."""
+    rendered = markdown.markdown(inline_markdown)
+    return html.unescape(re.sub(r"<[^>]+>", "", rendered)).strip()
+
+
+def correction_anchor(title_text: str) -> str:
+    """The id of a correction box, from its title as the reader sees it (shared with the Markdown
+    extension that sets it, so that links built from the source land on the box)."""
+    return "correction-" + slugify(title_text, "-")
+
+
+def _blank_fences(lines: list[str]) -> list[str]:
+    """Lines with fenced code blanked out: a Markdown example of the format is not a question."""
+    out, fence = [], None
+    for line in lines:
+        match = FENCE.match(line)
+        if match and (fence is None or match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence)):
+            fence = match.group(1) if fence is None else None
+            out.append("")
+        else:
+            out.append("" if fence else line)
+    return out
+
+
+def _indented_block(lines: list[str], start: int, indent: str) -> tuple[str, int]:
+    """The body of an admonition opened on line ``start`` (its lines indented beyond ``indent``)."""
+    body, index = [], start + 1
+    while index < len(lines):
+        line = lines[index]
+        if line.strip() and not line.startswith(indent + "    "):
+            break
+        body.append(line)
+        index += 1
+    return textwrap.dedent("\n".join(body)).strip(), index
+
+
+def page_title(text: str) -> str:
+    """The page's ``# `` title, or an empty string."""
+    match = re.search(r"^# (.+)$", "\n".join(_blank_fences(text.split("\n"))), re.M)
+    return match[1].strip() if match else ""
+
+
+def parse(text: str, page: str) -> list[Question]:
+    """The questions of one page, in order."""
+    lines = _blank_fences(text.split("\n"))
+    questions: list[Question] = []
+    for number, line in enumerate(lines):
+        heading = HEADING.match(line)
+        if heading:
+            questions.append(Question(page, heading["anchor"], heading["title"], number + 1))
+        elif line.startswith("## ") and questions:
+            questions.append(Question(page, "", line[3:].strip(), number + 1))  # a heading of prose
+    ends = [q.line - 1 for q in questions[1:]] + [len(lines)] if questions else []
+    for question, end in zip(questions, ends, strict=True):
+        body = lines[question.line : end]
+        question.body = "\n".join(body)
+        for index, line in enumerate(body):
+            if ASKED_AS.match(line) and not question.asked_as:
+                paragraph = []
+                for follow in body[index:]:
+                    if not follow.strip():
+                        break
+                    paragraph.append(follow)
+                question.asked_as = " ".join(paragraph)
+            admonition = ADMONITION.match(line)
+            if not admonition:
+                continue
+            block, _ = _indented_block(body, index, admonition["indent"])
+            if admonition["kind"] == "short-answer" and not question.short_answer:
+                question.short_answer = block
+            elif admonition["kind"] == "correction":
+                title = admonition["title"] or ""
+                question.corrections.append(
+                    Correction(title, correction_anchor(plain_text(title)), block, question.line + index + 1)
+                )
+    return [q for q in questions if q.asked_as]

@@ -1,0 +1,49 @@
+import markdown
+
+from studysite.markdown_ext import StudyExtension
+from studysite.questions import parse
+
+SOURCE = """## Q { #q }
+
+*Asked as:* "q?" (Day 1, Q1)
+
+/// html | div.answer
+
+!!! short-answer "Short answer"
+    It is so. Really.
+
+///
+"""
+
+
+def render(text, page="review.md"):
+    questions = {q.url: q for q in parse(SOURCE, "week-1/p.md")}
+    warnings = []
+    md = markdown.Markdown(
+        extensions=[
+            "admonition",
+            "pymdownx.blocks.html",
+            StudyExtension(questions.get, lambda: page, warnings.append),
+        ]
+    )
+    return md.convert(text), warnings
+
+
+def test_a_correction_box_gets_the_id_of_its_title():
+    html, _ = render('!!! correction "`clone()` keeps the graph"\n    Body.\n')
+    assert '<div class="admonition correction" id="correction-clone-keeps-the-graph">' in html
+
+
+def test_answer_lines_become_the_short_answer_with_a_relative_link():
+    html, warnings = render("%answer week-1/p.md#q\n", page="review.md")
+    assert warnings == []
+    assert '<div class="answer">' in html and "It is so. Really." in html
+    assert 'href="week-1/p.md#q"' in html
+    html, _ = render("%answer week-1/p.md#q\n", page="week-2/day-6/index.md")
+    assert 'href="../../week-1/p.md#q"' in html
+
+
+def test_an_unknown_answer_target_is_a_visible_error_and_a_warning():
+    html, warnings = render("text\n\n%answer week-1/p.md#nope\n")
+    assert "names no question" in html
+    assert warnings == ["review.md:3: %answer week-1/p.md#nope: no question there"]
