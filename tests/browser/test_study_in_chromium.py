@@ -130,3 +130,16 @@ def test_no_question_page_is_taller_than_the_limit(page, site_url, root):
         if height > MAX_PAGE_HEIGHT:
             too_tall[site_page] = height
     assert not too_tall, f"pages over {MAX_PAGE_HEIGHT} px: {too_tall}"
+
+
+def test_the_header_names_the_question_being_read(page, site_url):
+    page.set_viewport_size(WIDTHS["desktop"])
+    page.goto(f"{site_url}/week-1/autograd/")
+    heading = page.locator("article h2[id]").nth(1)
+    page.evaluate(
+        "h => window.scrollTo(0, h.getBoundingClientRect().top + scrollY - 60)", heading.element_handle()
+    )
+    title = heading.inner_text().rstrip("¶").strip()
+    topic = '.md-header__topic[data-md-component="header-topic"] .md-ellipsis'
+    page.wait_for_function("([sel, t]) => document.querySelector(sel).textContent === t", arg=[topic, title])
+    assert page.locator(topic).inner_text() == title
