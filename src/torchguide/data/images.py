@@ -2,7 +2,9 @@
 
 The corrected form of the Day 6 notes' ``MyImageDataset``: it returns tensors (the notes return
 PIL images, which ``default_collate`` rejects), resolves file names against the CSV's folder (the
-notes resolve them against the current directory), and opens each file only in ``__getitem__``.
+notes resolve them against the current directory), opens each file only in ``__getitem__``, and
+keeps the table as one NumPy array and one tensor rather than a DataFrame of Python strings, which
+forked workers would copy page by page as they read it (copy-on-write).
 """
 
 from __future__ import annotations
@@ -49,13 +51,19 @@ class ImageCsvDataset(Dataset[tuple[torch.Tensor, int]]):
 
     ``__init__`` reads only the CSV; each image is opened, decoded and closed in
     ``__getitem__``, so memory holds the table, not the pixels, and each ``DataLoader`` worker
-    decodes its own images.
+    decodes its own images. File names are kept as a fixed-width NumPy string array and labels
+    as a tensor: reading them in a worker does not touch per-row Python objects.
 
     Args:
         csv_file: The CSV; its first column is a file name (relative to the CSV's folder, or
             absolute), its second an integer label.
         transform: Applied to the ``(C, H, W)`` uint8 tensor before it is returned.
         mode: The PIL mode every image is converted to (``"RGB"``: 3 channels).
+
+    Attributes:
+        files: The file names, a NumPy array of fixed-width strings.
+        labels: The labels, an int64 tensor (for example for
+            :func:`torchguide.data.sampling.class_balanced_weights`), read without opening an image.
 
     Examples:
       ```python
@@ -81,24 +89,20 @@ class ImageCsvDataset(Dataset[tuple[torch.Tensor, int]]):
         mode: str = "RGB",
     ) -> None:
         self.root = Path(csv_file).parent
-        self.table = pd.read_csv(csv_file)
-        if self.table.shape[1] < 2:
+        table = pd.read_csv(csv_file)
+        if table.shape[1] < 2:
             raise ValueError(f"{csv_file}: expected the columns file,label")
+        self.files = table.iloc[:, 0].to_numpy(dtype=str)
+        self.labels = torch.tensor(table.iloc[:, 1].tolist(), dtype=torch.int64)
         self.transform = transform
         self.mode = mode
 
-    @property
-    def labels(self) -> torch.Tensor:
-        """The labels of all samples, read from the table without opening an image."""
-        return torch.tensor(self.table.iloc[:, 1].tolist(), dtype=torch.int64)
-
     def __len__(self) -> int:
-        return len(self.table)
+        return len(self.files)
 
     def __getitem__(self, index: int) -> tuple[torch.Tensor, int]:
-        file_name, label = self.table.iloc[index, 0], self.table.iloc[index, 1]
-        with Image.open(self.root / file_name) as image:  # closed at once, not left to the GC
+        with Image.open(self.root / str(self.files[index])) as image:  # closed now, not by the GC
             tensor = pil_to_tensor(image.convert(self.mode))
         if self.transform is not None:
             tensor = self.transform(tensor)
-        return tensor, int(label)
+        return tensor, int(self.labels[index])

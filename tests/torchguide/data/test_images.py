@@ -31,6 +31,13 @@ def test_returns_chw_uint8_tensors_and_int_labels(tmp_path: Path) -> None:
     assert dataset.labels.tolist() == [0, 1]
 
 
+def test_the_table_holds_no_per_row_python_objects(tmp_path: Path) -> None:
+    dataset = ImageCsvDataset(write_images(tmp_path, [(1, 1), (1, 1)]))
+    assert not hasattr(dataset, "table")
+    assert dataset.files.dtype.kind == "U"  # fixed-width strings inside one buffer
+    assert dataset.labels.dtype == torch.int64
+
+
 def test_files_resolve_against_the_csv_folder(tmp_path: Path, monkeypatch) -> None:
     csv = write_images(tmp_path, [(2, 2)])
     monkeypatch.chdir("/")
