@@ -8,6 +8,7 @@ still leaves the output that came before it.
 
 from __future__ import annotations
 
+import atexit
 import base64
 import io
 import json
@@ -17,6 +18,7 @@ import random
 import sys
 import time
 import traceback
+import types
 from pathlib import Path
 
 MAX_OUTPUT_CHARS = 100_000
@@ -106,7 +108,7 @@ def run_job(job: dict) -> None:
     _seed(job.get("seed", 0))
     _prepare_matplotlib(log, stdout)
 
-    namespace = {"__name__": "__main__", "__file__": relpath, "__builtins__": __builtins__}
+    namespace = _main_module(Path(job["abs_path"])).__dict__
     started = time.perf_counter()
     for index, (first_line, text) in enumerate(split_cells(source)):
         stdout.cell = stderr.cell = index
@@ -119,10 +121,27 @@ def run_job(job: dict) -> None:
             log.write({"event": "exception", "cell": index, **describe_exception(error, relpath)})
             break
         _flush_figures(log, index)
+    # What `python snippet.py` does when it ends: multiprocessing joins the worker processes
+    # still running (and stops daemonic ones), atexit functions run; os._exit comes after.
+    atexit._run_exitfuncs()
     sys.stdout.flush()
     log.write(
         {"event": "end", "dropped_chars": log.dropped_chars, "exec_seconds": time.perf_counter() - started}
     )
+
+
+def _main_module(path: Path) -> types.ModuleType:
+    """A fresh module that stands for the snippet as ``sys.modules["__main__"]``.
+
+    multiprocessing needs it: pickle finds the snippet's functions and classes there by name
+    (``__main__.square``), and the spawn and forkserver start methods run the file at
+    ``__file__`` again in each new process, as they would under ``python snippet.py``.
+    """
+    main = types.ModuleType("__main__")
+    main.__file__ = str(path)  # absolute, as Python sets it for a script since 3.9
+    main.__builtins__ = __builtins__
+    sys.modules["__main__"] = main
+    return main
 
 
 def describe_exception(error: BaseException, relpath: str) -> dict:

@@ -1,0 +1,224 @@
+"""Snippets that start worker processes behave as under ``python snippet.py``, and no worker
+outlives its snippet.
+
+Each snippet's stdout from the engine is compared with the stdout of the same file run by a
+plain ``python`` in an empty folder: the reference is Python itself, not a written-down string.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from docexec.result import FAILED, PASSED
+
+DATALOADER_TWO_WORKERS = """
+    import os
+    import torch
+    from torch.utils.data import DataLoader, Dataset, get_worker_info
+
+    class Squares(Dataset):
+        def __len__(self):
+            return 8
+
+        def __getitem__(self, index):
+            return torch.tensor([index * index, get_worker_info().id, os.getpid()])
+
+    rows = torch.cat(list(DataLoader(Squares(), batch_size=2, num_workers=2)))
+    pids = set(rows[:, 2].tolist())
+    assert len(pids) == 2 and os.getpid() not in pids
+    print("squares:", rows[:, 0].tolist())
+    print("worker ids:", sorted(set(rows[:, 1].tolist())))
+"""
+
+# The pool needs the guard with spawn and forkserver: each new process runs the file again.
+POOL_OF = """
+    import multiprocessing
+
+    def square(x):
+        return x * x
+
+    if __name__ == "__main__":
+        context = multiprocessing.get_context("{method}")
+        with context.Pool(2) as pool:
+            print(pool.map(square, range(6)))
+"""
+
+GUARDED_SCRIPT = """
+    import multiprocessing
+
+    def module_name(_):
+        return __name__  # the snippet's module, as the worker process sees it
+
+    if __name__ == "__main__":
+        with multiprocessing.get_context("spawn").Pool(1) as pool:
+            print("main block runs as", __name__)
+            print("the worker imported the file as", pool.map(module_name, [0])[0])
+"""
+
+UNGUARDED_SPAWN = """
+    import multiprocessing
+
+    def work():
+        pass
+
+    process = multiprocessing.get_context("spawn").Process(target=work)
+    process.start()  # the new process runs this line again while importing the file
+    process.join()
+    print("the spawned process exited with", process.exitcode)
+"""
+
+LEFT_RUNNING = """
+    import multiprocessing
+    import time
+
+    def late():
+        time.sleep(0.5)
+        print("the worker finished after the main code")
+
+    multiprocessing.get_context("fork").Process(target=late).start()
+    print("main code done")
+"""
+
+STALLED_DATALOADER = """
+    # docexec: timeout=3
+    import os
+    import time
+    from torch.utils.data import DataLoader, Dataset
+
+    class Stalls(Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, index):
+            time.sleep(600)
+
+    def announce(worker_id):
+        print("pid", os.getpid(), flush=True)
+
+    print("pid", os.getpid(), flush=True)
+    next(iter(DataLoader(Stalls(), num_workers=2, worker_init_fn=announce)))
+"""
+
+STALLED_SPAWN = """
+    # docexec: timeout=3
+    import multiprocessing
+    import os
+    import time
+
+    def stall():
+        time.sleep(600)
+
+    if __name__ == "__main__":
+        print("pid", os.getpid(), flush=True)
+        process = multiprocessing.get_context("spawn").Process(target=stall)
+        process.start()
+        print("pid", process.pid, flush=True)
+        process.join()
+"""
+
+COMPARED = {
+    "dataloader_two_workers.py": DATALOADER_TWO_WORKERS,
+    "spawn_pool.py": POOL_OF.replace("{method}", "spawn"),
+    "forkserver_pool.py": POOL_OF.replace("{method}", "forkserver"),
+    "guarded_script.py": GUARDED_SCRIPT,
+    "unguarded_spawn.py": UNGUARDED_SPAWN,
+    "left_running.py": LEFT_RUNNING,
+}
+STALLED = {"stalled_dataloader.py": STALLED_DATALOADER, "stalled_spawn.py": STALLED_SPAWN}
+
+
+def python_stdout(path: Path, folder: Path) -> str:
+    """What ``python snippet.py`` prints, run in an empty folder."""
+    folder.mkdir()
+    done = subprocess.run(
+        [sys.executable, str(path)], cwd=folder, capture_output=True, text=True, timeout=120, check=False
+    )
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def batch(module_project):
+    paths = [module_project.snippet(name, code) for name, code in {**COMPARED, **STALLED}.items()]
+    results, _ = module_project.engine().run(paths, progress=False)
+    return {path.removeprefix("snippets/"): result for path, result in results.items()}
+
+
+@pytest.mark.parametrize("name", COMPARED)
+def test_the_output_is_what_python_prints(batch, module_project, tmp_path, name):
+    result = batch[name]
+    assert result.status == PASSED, result.failure
+    assert result.output, "a snippet that prints nothing proves nothing"
+    assert result.output == python_stdout(module_project.root / "snippets" / name, tmp_path / "cwd")
+
+
+def test_two_dataloader_workers_each_load_their_part(batch):
+    assert batch["dataloader_two_workers.py"].output == (
+        "squares: [0, 1, 4, 9, 16, 25, 36, 49]\nworker ids: [0, 1]\n"
+    )
+
+
+@pytest.mark.parametrize("name", ["spawn_pool.py", "forkserver_pool.py"])
+def test_a_pool_runs_a_function_defined_in_the_snippet(batch, name):
+    assert batch[name].output == "[0, 1, 4, 9, 16, 25]\n"
+
+
+def test_a_guarded_script_runs_its_main_block_once_and_workers_import_it(batch):
+    assert batch["guarded_script.py"].output == (
+        "main block runs as __main__\nthe worker imported the file as __mp_main__\n"
+    )
+
+
+def test_an_unguarded_spawn_fails_in_the_new_process(batch):
+    assert batch["unguarded_spawn.py"].output == "the spawned process exited with 1\n"
+
+
+def test_workers_left_running_are_waited_for_as_at_interpreter_exit(batch):
+    assert batch["left_running.py"].output == "main code done\nthe worker finished after the main code\n"
+
+
+def gone(pid: int) -> bool:
+    """No such process, or only its exit status is left (a zombie waiting for its parent)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in {"Z", "X"}
+
+
+def assert_all_gone(pids: list[int]) -> None:
+    deadline = time.monotonic() + 5  # SIGKILL is sent; the kernel ends the processes right after
+    while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in pids if not gone(pid)] == []
+
+
+def printed_pids(output: str) -> list[int]:
+    return [int(line.split()[1]) for line in output.splitlines() if line.startswith("pid ")]
+
+
+@pytest.mark.parametrize(("name", "processes"), [("stalled_dataloader.py", 3), ("stalled_spawn.py", 2)])
+def test_a_stalled_snippet_is_killed_at_the_timeout_with_its_workers(batch, name, processes):
+    result = batch[name]
+    assert result.status == FAILED
+    assert "timed out after 3 s" in result.failure
+    pids = printed_pids(result.output)
+    assert len(pids) == processes  # the snippet's process and its workers had all started
+    assert_all_gone(pids)
+
+
+def test_the_subprocess_fallback_carries_worker_processes_too(project):
+    pool = project.snippet("spawn_pool.py", COMPARED["spawn_pool.py"])
+    # A fresh interpreter imports torch before the snippet starts (seconds on a busy machine):
+    # a longer timeout, so that the worker has surely started when the kill comes.
+    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=3", "timeout=30"))
+    results, _ = project.engine(use_fork=False).run([pool, stalled], progress=False)
+    assert results[pool].output == "[0, 1, 4, 9, 16, 25]\n"
+    assert "timed out" in results[stalled].failure
+    pids = printed_pids(results[stalled].output)
+    assert len(pids) == 2
+    assert_all_gone(pids)
