@@ -1,0 +1,38 @@
+import faulthandler
+import time
+
+from torch.utils.data import DataLoader, Dataset
+
+
+class SometimesStalls(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        # A per-sample watchdog: dump this worker's stack if the sample
+        # takes longer than 0.5 s, then disarm once it is done.
+        with open(f"slow-sample-{i}.txt", "w") as report:
+            faulthandler.dump_traceback_later(0.5, file=report)
+            if i == 2:
+                time.sleep(2)  # stands in for a stuck read or a deadlock
+            faulthandler.cancel_dump_traceback_later()
+        return i
+
+
+loader = DataLoader(SometimesStalls(), batch_size=1, num_workers=1,
+                    timeout=1)  # seconds to wait for a batch
+try:
+    for batch in loader:
+        print("got batch", batch.tolist())
+except RuntimeError as error:
+    message = str(error)
+assert message == "DataLoader timed out after 1 seconds"
+print("main process:", message)
+
+with open("slow-sample-2.txt") as report:
+    stack = report.read()
+assert "in __getitem__" in stack
+print("the stalled worker's own frames, as faulthandler dumped them:")
+for line in stack.splitlines():
+    if line.strip().startswith('File "snippets/'):
+        print(line.strip())

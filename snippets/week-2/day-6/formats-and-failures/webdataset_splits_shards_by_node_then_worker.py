@@ -1,0 +1,39 @@
+import os
+
+import webdataset as wds
+from torch.utils.data import DataLoader, get_worker_info
+
+with wds.ShardWriter("train-%06d.tar", maxcount=2, verbose=0) as sink:
+    for i in range(16):  # 8 shards of 2 samples
+        sink.write({"__key__": f"sample{i:04d}", "cls": i})
+urls = "train-{000000..000007}.tar"
+
+
+def tag(sample):
+    return get_worker_info().id, sample["__url__"][-5]  # shard digit
+
+
+# Two training processes, as a launcher such as torchrun describes them.
+os.environ["WORLD_SIZE"] = "2"
+os.environ["RANK"] = "0"
+try:  # the default refuses to guess how to split between processes
+    next(iter(wds.WebDataset(urls, shardshuffle=False)))
+except ValueError as error:
+    refused = str(error)
+assert "explicit nodesplitter" in refused
+print("default nodesplitter:", refused)
+
+placement = {}
+for rank in (0, 1):
+    os.environ["RANK"] = str(rank)
+    dataset = wds.WebDataset(urls, shardshuffle=False,
+                             nodesplitter=wds.split_by_node).map(tag)
+    for worker, shard in DataLoader(dataset, batch_size=None,
+                                    num_workers=2):
+        placement.setdefault((rank, worker), set()).add(int(shard))
+
+# Every shard goes to exactly one (process, worker) pair.
+every_shard = sorted(s for shards in placement.values() for s in shards)
+assert every_shard == list(range(8))
+for (rank, worker), shards in sorted(placement.items()):
+    print(f"rank {rank}, worker {worker}: shards {sorted(shards)}")

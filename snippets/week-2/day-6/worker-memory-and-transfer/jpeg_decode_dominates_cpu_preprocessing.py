@@ -1,0 +1,39 @@
+import io
+
+import numpy as np
+import torch
+from PIL import Image
+from torchguide.timing import measure
+
+# A photo-sized JPEG (500 x 375): smooth gradients plus noise.
+rng = np.random.default_rng(0)
+yy, xx = np.mgrid[0:375, 0:500]
+scene = np.stack([xx % 256, (2 * yy) % 256, ((xx + yy) // 3) % 256], -1)
+noisy = (scene + rng.normal(0, 12, scene.shape)).clip(0, 255)
+buffer = io.BytesIO()
+Image.fromarray(noisy.astype(np.uint8)).save(buffer, "JPEG", quality=90)
+jpeg = buffer.getvalue()
+
+mean = torch.tensor([0.485, 0.456, 0.406]).view(3, 1, 1)
+std = torch.tensor([0.229, 0.224, 0.225]).view(3, 1, 1)
+
+
+def decode():
+    image = Image.open(io.BytesIO(jpeg)).convert("RGB")
+    return torch.from_numpy(np.array(image)).permute(2, 0, 1)
+
+
+pixels = decode()
+
+
+def augment():  # crop, flip, normalize: what a training transform does
+    crop = pixels[:, 50:274, 100:324].flip(-1)
+    return (crop.float() / 255 - mean) / std
+
+
+decode_seconds, augment_seconds = measure(decode), measure(augment)
+assert decode_seconds > augment_seconds  # typically 2-7x here
+print("decoding costs more CPU time than crop, flip and normalize "
+      "together:", decode_seconds > augment_seconds)
+print(f"bytes per sample: JPEG {len(jpeg):,}, decoded uint8 "
+      f"{pixels.nbytes:,}, normalized float crop {augment().nbytes:,}")
