@@ -3,7 +3,7 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-ROWS, COLS = 16_384, 1_024  # 64 MiB of float32 on disk
+ROWS, COLS = 8_192, 1_024  # 32 MiB of float32 on disk
 np.arange(ROWS * COLS, dtype=np.float32).tofile("features.f32")
 FILE_MIB = ROWS * COLS * 4 / 2**20
 
@@ -48,8 +48,8 @@ for name, open_features in openers.items():
     start = resident_mib()
     features = open_features()
     readings = []
-    for batch in DataLoader(Rows(features), batch_size=1_024):
-        assert batch.shape == (1_024, COLS)
+    for batch in DataLoader(Rows(features), batch_size=512):
+        assert batch.shape == (512, COLS)
         del batch
         now = resident_mib()
         readings.append({k: now[k] - start[k] for k in now})
