@@ -84,6 +84,7 @@ class SnippetRenderer:
             lambda png: "data:image/png;base64," + base64.b64encode(png).decode()
         )
         self.page = "<page>"
+        self.anchors: set[str] = set()  # ids of the snippet blocks rendered on the current page
 
     def render(self, path: str, page_line: int) -> list[str]:
         where = f"{self.page}:{page_line}"
@@ -101,6 +102,7 @@ class SnippetRenderer:
             return self._error(where, str(error))
         # The file name is the block's anchor: a correction's "Shown by" links to it.
         anchor = Path(path).stem
+        self.anchors.add(anchor)
         lines = _fenced(
             declarations.displayed_source(source, decl), f' {{ .python #{anchor} title="{_title(path)}" }}'
         )

@@ -95,8 +95,16 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         docs_dir = Path(config.docs_dir).resolve().relative_to(self.root).as_posix()
         self.renderer.page = f"{docs_dir}/{page.file.src_uri}"
+        self.renderer.anchors = set()
         self._page_dir = posixpath.dirname(page.file.src_uri)
         return markdown
+
+    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        # A snippet block's id is inside HTML that superfences stashes before MkDocs looks for raw
+        # HTML ids, so links to it ("Shown by") would be reported as broken: register them.
+        if page.present_anchor_ids is not None:
+            page.present_anchor_ids |= self.renderer.anchors
+        return html
 
     def on_post_build(self, config: MkDocsConfig) -> None:
         if self.execute:

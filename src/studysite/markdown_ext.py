@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 import xml.etree.ElementTree as ET
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE
 
 from studysite.questions import Question, correction_anchor
 
@@ -23,6 +25,14 @@ ANSWER_DIRECTIVE = re.compile(r"^%answer[ \t]+(?P<target>\S+)[ \t]*$")
 
 
 class CorrectionIds(Treeprocessor):
+    def visible_text(self, element: ET.Element) -> str:
+        """The element's text as a reader sees it: inline code that an extension stashed as raw
+        HTML (pymdownx.inlinehilite does) is put back, without its tags."""
+        text = "".join(element.itertext())
+        stash = self.md.htmlStash.rawHtmlBlocks
+        text = HTML_PLACEHOLDER_RE.sub(lambda m: re.sub(r"<[^>]+>", "", str(stash[int(m.group(1))])), text)
+        return html.unescape(text).strip()
+
     def run(self, root: ET.Element) -> None:
         for box in root.iter("div"):
             classes = (box.get("class") or "").split()
@@ -30,7 +40,7 @@ class CorrectionIds(Treeprocessor):
                 continue
             title = next((p for p in box if "admonition-title" in (p.get("class") or "")), None)
             if title is not None:
-                box.set("id", correction_anchor("".join(title.itertext()).strip()))
+                box.set("id", correction_anchor(self.visible_text(title)))
 
 
 class AnswerPreprocessor(Preprocessor):
