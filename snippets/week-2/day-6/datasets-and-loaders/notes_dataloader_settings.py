@@ -1,0 +1,34 @@
+# docexec: show=core
+import warnings
+
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+dataset = TensorDataset(torch.arange(100.0).reshape(100, 1))
+
+# --8<-- [start:core]
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    loader = DataLoader(
+        dataset,
+        batch_size=32,
+        shuffle=True,
+        num_workers=2,  # the notes say 4; 2 is enough to show it here
+        pin_memory=True,  # Fast GPU transfer
+        drop_last=True,  # Drop incomplete last batch
+    )
+    batches = [x for (x,) in loader]
+# --8<-- [end:core]
+
+sizes = [len(x) for x in batches]
+assert sizes == [32, 32, 32]  # 100 = 3 * 32 + 4: the last 4 are dropped
+messages = [str(w.message) for w in caught]
+unpinned = any("no accelerator is found" in m for m in messages)
+# pinning needs an accelerator: without one it is skipped, with a warning
+assert unpinned != torch.cuda.is_available()
+assert all(x.is_pinned() for x in batches) == torch.cuda.is_available()
+
+print("batch sizes:", sizes, "(100 samples)")
+print("batches pinned:", batches[0].is_pinned())
+for message in messages:
+    print("warning:", message)

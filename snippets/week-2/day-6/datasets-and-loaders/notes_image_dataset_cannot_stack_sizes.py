@@ -1,0 +1,47 @@
+# docexec: show=core
+# docexec: raises=RuntimeError match="stack expects each tensor to be equal"
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+from PIL import Image
+from torch.utils.data import DataLoader, Dataset
+
+# five PNG files of different sizes and a CSV of file,label rows
+rng = np.random.default_rng(0)
+sizes = [(32, 24), (20, 28), (28, 28), (24, 16), (30, 20)]  # (W, H)
+rows = ["file,label"]
+for i, (w, h) in enumerate(sizes):
+    pixels = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    Image.fromarray(pixels).save(f"img{i}.png")
+    rows.append(f"img{i}.png,{i % 2}")
+Path("labels.csv").write_text("\n".join(rows) + "\n")
+
+
+# --8<-- [start:core]
+class MyImageDataset(Dataset):  # the notes' class, as written
+    def __init__(self, csv_file, transform=None):
+        self.data = pd.read_csv(csv_file)
+        self.transform = transform
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, idx):
+        img_path = self.data.iloc[idx, 0]
+        label = self.data.iloc[idx, 1]
+        image = Image.open(img_path).convert("RGB")
+        if self.transform:
+            image = self.transform(image)
+        return image, label
+
+
+def to_tensor(image):  # what torchvision's pil_to_tensor does: (C, H, W) uint8
+    return torch.from_numpy(np.array(image)).permute(2, 0, 1)
+
+
+dataset = MyImageDataset("labels.csv", transform=to_tensor)
+print([tuple(dataset[i][0].shape) for i in range(2)])
+next(iter(DataLoader(dataset, batch_size=2)))  # stack needs equal shapes
+# --8<-- [end:core]

@@ -1,0 +1,51 @@
+# docexec: show=core
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+from PIL import Image
+from torch.utils.data import DataLoader, Dataset
+
+# five PNG files of different sizes and a CSV of file,label rows
+rng = np.random.default_rng(0)
+sizes = [(32, 24), (20, 28), (28, 28), (24, 16), (30, 20)]  # (W, H)
+rows = ["file,label"]
+for i, (w, h) in enumerate(sizes):
+    pixels = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    Image.fromarray(pixels).save(f"img{i}.png")
+    rows.append(f"img{i}.png,{i % 2}")
+Path("labels.csv").write_text("\n".join(rows) + "\n")
+
+
+# --8<-- [start:core]
+class MyImageDataset(Dataset):  # the notes' class, as written
+    def __init__(self, csv_file, transform=None):
+        self.data = pd.read_csv(csv_file)
+        self.transform = transform
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, idx):
+        img_path = self.data.iloc[idx, 0]
+        label = self.data.iloc[idx, 1]
+        image = Image.open(img_path).convert("RGB")
+        if self.transform:
+            image = self.transform(image)
+        return image, label
+
+
+def resize_to_tensor(image):  # same size for all, then (C, H, W) uint8
+    image = image.resize((24, 24), Image.Resampling.BILINEAR)
+    return torch.from_numpy(np.array(image)).permute(2, 0, 1)
+
+
+dataset = MyImageDataset("labels.csv", transform=resize_to_tensor)
+images, labels = next(iter(DataLoader(dataset, batch_size=4)))
+# --8<-- [end:core]
+
+assert images.shape == (4, 3, 24, 24) and images.dtype == torch.uint8
+assert labels.tolist() == [0, 1, 0, 1]  # numpy int64 labels became a tensor
+print("images", tuple(images.shape), images.dtype)
+print("labels", labels)
