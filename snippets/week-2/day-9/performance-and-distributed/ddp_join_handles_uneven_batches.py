@@ -1,0 +1,52 @@
+# docexec: timeout=60 show=core
+from datetime import timedelta
+
+import torch
+
+# DDP imports torch._dynamo when first built: import it once, before the
+# ranks are forked, rather than once in each rank
+import torch._dynamo  # noqa: F401
+import torch.distributed as dist
+import torch.multiprocessing as mp
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import DistributedSampler
+
+WORLD = 2
+
+
+# --8<-- [start:core]
+def worker(rank, queue):
+    dist.init_process_group(
+        "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
+        world_size=WORLD, timeout=timedelta(seconds=5))
+    torch.manual_seed(0)
+    model = DistributedDataParallel(nn.Linear(4, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    batches = [torch.randn(8, 4) for _ in range(3 - rank)]  # 3 vs 2
+    # join(): a rank that runs out of batches keeps answering the others'
+    # gradient all_reduces (with zeros) instead of leaving them waiting
+    with model.join():
+        for x in batches:
+            opt.zero_grad()
+            model(x).pow(2).mean().backward()
+            opt.step()
+    queue.put((rank, len(batches), model.module.weight.tolist()))
+    dist.destroy_process_group()
+# --8<-- [end:core]
+
+
+queue = mp.get_context("fork").SimpleQueue()
+mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="fork")
+results = sorted(queue.get() for _ in range(WORLD))
+
+(_, steps0, weight0), (_, steps1, weight1) = results
+assert (steps0, steps1) == (3, 2) and weight0 == weight1
+print(f"rank 0 trained {steps0} steps, rank 1 {steps1}: both finished")
+print("weights identical on both ranks:", weight0 == weight1)
+
+# DistributedSampler avoids the problem by padding: 5 samples, 2 ranks
+sizes = [len(DistributedSampler(range(5), num_replicas=WORLD, rank=r))
+         for r in range(WORLD)]
+assert sizes == [3, 3]
+print("DistributedSampler: samples per rank for 5 samples:", sizes)

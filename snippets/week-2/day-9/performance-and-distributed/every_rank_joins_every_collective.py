@@ -1,0 +1,37 @@
+# docexec: timeout=30 show=core
+from datetime import timedelta
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+
+WORLD = 2
+
+
+# --8<-- [start:core]
+def worker(rank, queue):
+    dist.init_process_group(
+        "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
+        world_size=WORLD, timeout=timedelta(seconds=2))
+    means = []
+    for step in range(3):
+        empty = rank == 1 and step == 1  # rank 1 has no data this step
+        grad_sum = torch.tensor([0.0 if empty else 10.0 * step])
+        count = torch.tensor([0.0 if empty else 1.0])
+        # still join the collective, contributing nothing: no skipped call
+        dist.all_reduce(grad_sum)
+        dist.all_reduce(count)
+        means.append((grad_sum / count).item())
+    dist.barrier()
+    queue.put((rank, means))
+    dist.destroy_process_group()
+# --8<-- [end:core]
+
+
+queue = mp.get_context("fork").SimpleQueue()
+mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="fork")
+results = sorted(queue.get() for _ in range(WORLD))
+
+for rank, means in results:
+    assert means == [0.0, 10.0, 20.0]  # step 1: only rank 0's 10 counts
+    print(f"rank {rank}: mean gradient per step {means}: finished")

@@ -1,0 +1,49 @@
+# docexec: timeout=30 show=core
+import re
+from datetime import timedelta
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+from torch.distributed.constants import default_pg_timeout
+
+WORLD = 2
+
+
+# --8<-- [start:core]
+def worker(rank, queue, errors_seen):
+    dist.init_process_group(
+        "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
+        world_size=WORLD, timeout=timedelta(seconds=2))  # default: 30 min
+    sums = []
+    try:
+        for step in range(3):
+            if rank == 1 and step == 1:
+                continue  # e.g. an empty batch: rank 1 skips this all_reduce
+            grad = torch.tensor([10.0 * step])
+            dist.all_reduce(grad)  # every rank must make the same calls
+            sums.append(grad.item())
+        dist.barrier()
+        queue.put((rank, sums, "finished"))
+    except RuntimeError as error:
+        queue.put((rank, sums, re.sub(r"^\[.*?\] ", "", str(error))))
+    errors_seen.wait()  # let both ranks time out before either disconnects
+    dist.destroy_process_group()
+# --8<-- [end:core]
+
+
+# fork (not spawn): this script has no `if __name__ == "__main__"` guard
+context = mp.get_context("fork")
+queue, errors_seen = context.SimpleQueue(), context.Barrier(WORLD)
+mp.start_processes(worker, args=(queue, errors_seen), nprocs=WORLD,
+                   start_method="fork")
+results = sorted(queue.get() for _ in range(WORLD))
+
+assert default_pg_timeout == timedelta(minutes=30)
+(_, sums0, end0), (_, sums1, end1) = results
+assert "Timed out" in end0 and "Timed out" in end1
+# rank 0's second all_reduce met rank 1's third: 10 + 20, not 10 + 10
+assert sums0 == [0.0, 30.0] and sums1 == [0.0, 30.0]
+for rank, sums, end in results:
+    print(f"rank {rank}: all_reduce results {sums}, then: {end}")
+print("without timeout=, the ranks would wait", default_pg_timeout)
