@@ -1,0 +1,42 @@
+import torch
+from torch import nn
+from torch.nn.functional import cross_entropy
+
+teacher = nn.Sequential(nn.Linear(20, 32), nn.Tanh(), nn.Linear(32, 3))
+
+
+def sample(n):
+    """Inputs and noisy labels from one fixed teacher network."""
+    x = torch.randn(n, 20)
+    with torch.no_grad():
+        return x, (teacher(x) + 0.3 * torch.randn(n, 3)).argmax(1)
+
+
+x_train, y_train = sample(4096)
+x_val, y_val = sample(2048)
+
+
+def augment(x):
+    return x + 0.5 * torch.randn_like(x)  # noise as a stand-in for crops
+
+
+torch.manual_seed(1)
+model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 3))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+for _ in range(100):
+    batch = torch.randint(0, 4096, (128,))
+    opt.zero_grad()
+    loss = cross_entropy(model(augment(x_train[batch])), y_train[batch])
+    loss.backward()
+    opt.step()
+
+with torch.no_grad():  # same weights for all three
+    train_augmented = sum(cross_entropy(model(augment(x_train)), y_train)
+                          for _ in range(5)).item() / 5
+    train_clean = cross_entropy(model(x_train), y_train).item()
+    val = cross_entropy(model(x_val), y_val).item()
+
+assert train_augmented > val and train_augmented > train_clean
+print(f"train loss, augmented inputs (as logged): {train_augmented:.3f}")
+print(f"val loss,   clean inputs:                 {val:.3f}")
+print(f"train loss, clean inputs:                 {train_clean:.3f}")

@@ -1,0 +1,46 @@
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+from torchguide.debug.hooks import ActivationMonitor
+
+x = torch.randn(256, 8)
+y = torch.sin(x @ torch.randn(8, 1))
+
+
+def train(lr, steps=60):
+    torch.manual_seed(0)  # the same initial weights for every lr
+    model = nn.Sequential(nn.Linear(8, 64), nn.ReLU(), nn.Linear(64, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    for _ in range(steps):
+        opt.zero_grad()
+        nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+    with (ActivationMonitor(model, keep_outputs=True) as monitor,
+          torch.no_grad()):
+        model(x)
+    return monitor.stats["1"]
+
+
+runs = {lr: train(lr) for lr in (0.05, 0.5)}
+low, high = runs[0.05], runs[0.5]
+assert low.dead_count == 0 and high.dead_count > 32
+# A healthy ReLU layer is zero about half the time: a spike at 0 alone
+# does not mean dead units; the per-unit count does.
+assert 0.35 < low.zero_fraction < 0.65
+for lr, s in runs.items():
+    print(f"SGD lr={lr:<4}  zeros {s.zero_fraction:6.1%}  "
+          f"dead units {s.dead_count}/{s.dead.numel()}")
+
+fig, (left, right) = plt.subplots(1, 2, figsize=(7, 3))
+for lr, s in runs.items():
+    values = s.outputs[0].flatten()
+    left.hist(values, bins=40, alpha=0.6, label=f"lr={lr}")
+    right.hist(s.active_fraction, bins=20, range=(0, 1), alpha=0.6,
+               label=f"lr={lr}")
+left.set(xlabel="activation value", ylabel="count", yscale="log",
+         title="All values: a spike at 0 in both")
+right.set(xlabel="share of inputs where the unit is positive",
+          ylabel="units", title="Per unit: dead units sit at 0")
+right.legend()
+fig.suptitle("Dying ReLU after training at a high learning rate")
+fig.tight_layout()
