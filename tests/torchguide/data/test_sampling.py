@@ -4,8 +4,9 @@ from collections import Counter
 
 import pytest
 import torch
-from torch.utils.data import WeightedRandomSampler
+from torch.utils.data import DataLoader, WeightedRandomSampler
 
+from torchguide.data.collate import collate_padded_sequences
 from torchguide.data.sampling import LengthBucketBatchSampler, class_balanced_weights
 
 
@@ -89,3 +90,14 @@ def test_edge_cases() -> None:
     assert list(LengthBucketBatchSampler([7], batch_size=4)) == [[0]]
     with pytest.raises(ValueError, match="positive"):
         LengthBucketBatchSampler([1, 2], batch_size=0)
+
+
+def test_works_as_a_dataloader_batch_sampler() -> None:
+    lengths = [3, 0, 7, 2, 7, 1]
+    dataset = [(torch.ones(n), n) for n in lengths]
+    sampler = LengthBucketBatchSampler(lengths, batch_size=2, generator=torch.Generator().manual_seed(0))
+    loader = DataLoader(dataset, batch_sampler=sampler, collate_fn=collate_padded_sequences)
+    batches = list(loader)
+    assert len(batches) == len(loader) == 3
+    assert sorted(sorted(b.lengths.tolist()) for b in batches) == [[0, 1], [2, 3], [7, 7]]
+    assert sum(int((~b.mask).sum()) for b in batches) == 1 + 1  # padding only where lengths differ
