@@ -22,10 +22,10 @@ def samples_per_second(batch_size, samples):
 
 
 samples_per_second(64, 256)  # warm up
-# best of two runs each; batch 1 gets fewer samples, it is the slow one
+# best of three runs each; batch 1 gets fewer samples, it is the slow one
 speed = {
-    1: max(samples_per_second(1, 128) for _ in range(2)),
-    256: max(samples_per_second(256, 2048) for _ in range(2)),
+    1: max(samples_per_second(1, 128) for _ in range(3)),
+    256: max(samples_per_second(256, 2048) for _ in range(3)),
 }
 ratio = speed[256] / speed[1]
 # one step costs about the same whatever its size: batch 1 pays it per sample
