@@ -1,0 +1,32 @@
+import torch
+import torch.nn.functional as F
+
+
+def show(label: str, value: torch.Tensor) -> None:
+    numbers = ", ".join(f"{v:.4g}" for v in value.flatten().tolist())
+    print(f"{label:<24} [{numbers}]")
+
+
+# log(0): a softmax probability that underflowed to 0
+logits = torch.tensor([0.0, 120.0])
+log_of_softmax = torch.log(torch.softmax(logits, dim=0))
+assert log_of_softmax.isneginf().any()
+assert torch.isfinite(F.log_softmax(logits, dim=0)).all()
+show("log(softmax(logits))", log_of_softmax)
+show("log_softmax(logits)", F.log_softmax(logits, dim=0))
+
+# sqrt(negative): a variance E[x^2] - E[x]^2 that rounding made < 0
+torch.manual_seed(0)
+x = 1000 + 0.01 * torch.randn(1000)
+by_formula = (x * x).mean() - x.mean() ** 2
+assert by_formula < 0 and by_formula.sqrt().isnan()
+assert x.var(unbiased=False) > 0
+show("sqrt(E[x^2] - E[x]^2)", by_formula.sqrt())
+show("x.std(unbiased=False)", x.std(unbiased=False))
+
+# 0 / 0: normalizing a vector of zeros
+v = torch.zeros(3)
+assert (v / v.norm()).isnan().all()
+assert torch.isfinite(F.normalize(v, dim=0)).all()  # divides by max(norm, eps)
+show("v / v.norm()", v / v.norm())
+show("F.normalize(v, dim=0)", F.normalize(v, dim=0))

@@ -1,0 +1,61 @@
+# docexec: timeout=60
+import math
+
+import torch
+from torch import nn
+
+WIDTH, DEPTH = 64, 30
+
+
+class Block(nn.Module):
+    def __init__(self, activation: type[nn.Module], std: float | None,
+                 fix: str) -> None:
+        super().__init__()
+        self.linear = nn.Linear(WIDTH, WIDTH)
+        if std is not None:
+            nn.init.normal_(self.linear.weight, std=std / math.sqrt(WIDTH))
+        norms = {"LayerNorm": nn.LayerNorm(WIDTH),
+                 "BatchNorm": nn.BatchNorm1d(WIDTH)}
+        self.norm = norms.get(fix, nn.Identity())
+        self.activation = activation()
+        self.residual = fix == "residual"
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.activation(self.norm(self.linear(x)))
+        return x + h if self.residual else h
+
+
+def first_to_last(activation: type[nn.Module], std: float | None,
+                  fix: str) -> float:
+    """Layer-1 over layer-30 weight-gradient norm, at initialization."""
+    torch.manual_seed(1)
+    blocks = [Block(activation, std, fix) for _ in range(DEPTH)]
+    model = nn.Sequential(*blocks, nn.Linear(WIDTH, 1))
+    nn.functional.mse_loss(model(x), y).backward()
+    norms = [b.linear.weight.grad.double().norm() for b in blocks]
+    return (norms[0] / norms[-1]).item()
+
+
+torch.manual_seed(0)
+x, y = torch.randn(128, WIDTH), torch.randn(128, 1)
+nets = {"sigmoid": (nn.Sigmoid, None), "tanh 3/sqrt(n)": (nn.Tanh, 3.0),
+        "ReLU Kaiming": (nn.ReLU, math.sqrt(2))}
+fixes = ["plain", "residual", "LayerNorm", "BatchNorm"]
+ratio = {(f, n): first_to_last(*nets[n], f) for f in fixes for n in nets}
+
+print("layer 1 / layer 30 weight gradient (1 = same size at every depth)")
+print(f"{'':10}" + "".join(f"{n:>16}" for n in nets))
+for f in fixes:
+    print(f"{f:10}" + "".join(f"{ratio[f, n]:16.2g}" for n in nets))
+
+# vanishing sigmoid stack: residual and BatchNorm rescue it, LayerNorm less
+assert ratio["plain", "sigmoid"] < 1e-20
+assert ratio["residual", "sigmoid"] > 1e-3
+assert 0.2 < ratio["BatchNorm", "sigmoid"] < 5
+assert ratio["LayerNorm", "sigmoid"] < 1e-6
+# exploding tanh stack: each fix shrinks the spread by 50x or more
+for f in ["residual", "LayerNorm", "BatchNorm"]:
+    assert ratio[f, "tanh 3/sqrt(n)"] < ratio["plain", "tanh 3/sqrt(n)"] / 50
+# a healthy ReLU stack: BatchNorm makes the early gradients explode
+assert 0.1 < ratio["plain", "ReLU Kaiming"] < 10
+assert ratio["BatchNorm", "ReLU Kaiming"] > 50
