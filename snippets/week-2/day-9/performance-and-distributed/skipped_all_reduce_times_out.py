@@ -42,7 +42,7 @@ results = sorted(queue.get() for _ in range(WORLD))
 assert default_pg_timeout == timedelta(minutes=30)
 (_, sums0, end0), (_, sums1, end1) = results
 assert "Timed out" in end0 and "Timed out" in end1
-# rank 0's second all_reduce met rank 1's third: 10 + 20, not 10 + 10
+# rank 0's step-1 all_reduce met rank 1's step-2 one: 10 + 20, not 10 + 10
 assert sums0 == [0.0, 30.0] and sums1 == [0.0, 30.0]
 for rank, sums, end in results:
     print(f"rank {rank}: all_reduce results {sums}, then: {end}")
