@@ -78,7 +78,7 @@ def train(loss_fn, steps: int):
     return model, history, grad_norms, first_bad
 
 
-model, history, grad_norms, bad = train(hand_written_bce, steps=600)
+model, history, grad_norms, bad = train(hand_written_bce, steps=450)
 step = bad["step"]
 print("first non-finite loss at step", step)
 print("losses around it:", [round(v, 4) for v in history[step - 3: step + 3]])
@@ -249,7 +249,7 @@ print(f"{int((~ok).sum())} samples non-finite before the fix, "
 
 # %%
 fixed_model, fixed_history, _, fixed_bad = train(
-    F.binary_cross_entropy_with_logits, steps=600)
+    F.binary_cross_entropy_with_logits, steps=450)
 assert fixed_bad is None
 with torch.no_grad():
     accuracy = ((fixed_model(features).squeeze(1) > 0) == labels.bool())

@@ -1,4 +1,4 @@
-# docexec: show=core timeout=60
+# docexec: show=core timeout=120
 import math
 
 import matplotlib.pyplot as plt

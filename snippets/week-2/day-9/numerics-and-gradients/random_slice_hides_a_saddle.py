@@ -1,4 +1,4 @@
-# docexec: show=core
+# docexec: show=core timeout=60
 import math
 
 import matplotlib.pyplot as plt
