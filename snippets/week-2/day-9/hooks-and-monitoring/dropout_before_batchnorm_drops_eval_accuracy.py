@@ -12,7 +12,7 @@ x_train, y_train = sample(2048)
 x_test, y_test = sample(1024)
 
 
-def accuracy(model, x, y, batch=64):
+def accuracy(model, x, y, batch=256):
     with torch.no_grad():
         hits = sum((model(xb).argmax(1) == yb).sum().item()
                    for xb, yb in zip(x.split(batch), y.split(batch)))
@@ -36,7 +36,7 @@ model = nn.Sequential(
     nn.Linear(10, 64), nn.Dropout(0.5), nn.BatchNorm1d(64), nn.ReLU(),
     nn.Linear(64, 64), nn.Dropout(0.5), nn.BatchNorm1d(64), nn.ReLU(),
     nn.Linear(64, 2))
-train(model, 300)
+train(model, 150)
 model.eval()
 eval_mode = accuracy(model, x_test, y_test)
 

@@ -33,6 +33,7 @@ with torch.no_grad():
     val = cross_entropy(model(x_val), y_val).item()
 
 assert train_dropout_on > val and train_dropout_on > train_dropout_off
+assert train_dropout_off < val  # measured alike, the usual order is back
 print(f"train loss, dropout on (as logged): {train_dropout_on:.3f}")
 print(f"val loss,   dropout off:            {val:.3f}")
 print(f"train loss, dropout off:            {train_dropout_off:.3f}")

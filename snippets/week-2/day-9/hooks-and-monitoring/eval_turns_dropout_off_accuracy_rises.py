@@ -12,7 +12,7 @@ x_train, y_train = sample(2048)
 x_test, y_test = sample(1024)
 
 
-def accuracy(model, x, y, batch=64):
+def accuracy(model, x, y, batch=256):
     with torch.no_grad():
         hits = sum((model(xb).argmax(1) == yb).sum().item()
                    for xb, yb in zip(x.split(batch), y.split(batch)))
@@ -35,7 +35,7 @@ torch.manual_seed(1)
 model = nn.Sequential(nn.Linear(10, 64), nn.ReLU(), nn.Dropout(0.5),
                       nn.Linear(64, 64), nn.ReLU(), nn.Dropout(0.5),
                       nn.Linear(64, 2))
-train(model, 150)
+train(model, 80)
 
 model.train()
 dropout_on = accuracy(model, x_test, y_test)

@@ -33,14 +33,12 @@ for lr, s in runs.items():
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(7, 3))
 for lr, s in runs.items():
-    values = s.outputs[0].flatten()
-    left.hist(values, bins=40, alpha=0.6, label=f"lr={lr}")
-    right.hist(s.active_fraction, bins=20, range=(0, 1), alpha=0.6,
-               label=f"lr={lr}")
+    left.hist(s.outputs[0].flatten(), bins=40, alpha=0.6, label=f"lr={lr}")
+    right.plot(s.active_fraction.sort().values, ".", label=f"lr={lr}")
 left.set(xlabel="activation value", ylabel="count", yscale="log",
          title="All values: a spike at 0 in both")
-right.set(xlabel="share of inputs where the unit is positive",
-          ylabel="units", title="Per unit: dead units sit at 0")
+right.set(xlabel="hidden unit (sorted)", ylabel="share of inputs > 0",
+          title="Per unit: dead units sit at exactly 0")
 right.legend()
 fig.suptitle("Dying ReLU after training at a high learning rate")
 fig.tight_layout()

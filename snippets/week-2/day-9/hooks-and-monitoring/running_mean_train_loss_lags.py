@@ -25,7 +25,7 @@ def train_loss_now():
 
 
 print("epoch  logged train  train at end  val at end  logged = model at")
-for epoch in range(3):
+for epoch in range(2):
     batch_losses, curve = [], [train_loss_now()]
     for batch in torch.randperm(4096).split(128):  # 32 batches
         opt.zero_grad()
