@@ -122,6 +122,17 @@ class ActivationStats:
         positive_counts: Per unit, how many of its elements were positive.
         elements_per_unit: Per unit, how many elements were seen.
         outputs: Detached copies of the outputs, kept only with ``keep_outputs=True``.
+
+    Examples:
+      ```python
+      import torch
+      from torchguide.debug.hooks import ActivationStats
+
+      stats = ActivationStats()
+      stats.update(torch.tensor([[0.0, 2.0], [0.0, 4.0]]), unit_dim=1, keep=False)
+      assert stats.zero_fraction == 0.5 and stats.mean == 1.5
+      assert stats.dead.tolist() == [True, False]  # unit 0 was never positive
+      ```
     """
 
     calls: int = 0
@@ -274,6 +285,20 @@ class GradientStats:
             forward call that took part in a backward pass.
         param_grad_norms: Parameter name (``"weight"``, ``"bias"``) to the L2 norms of the
             gradient each backward pass computed for it (before it is added into ``.grad``).
+
+    Examples:
+      ```python
+      import torch
+      from torch import nn
+      from torchguide.debug.hooks import GradientMonitor, GradientStats
+
+      model = nn.Sequential(nn.Linear(2, 1))
+      with GradientMonitor(model) as monitor:
+          model(torch.ones(3, 2)).sum().backward()
+      stats = monitor.stats["0"]
+      assert isinstance(stats, GradientStats)
+      assert stats.param_grad_norms["bias"] == [3.0]  # d(sum)/d(bias) over 3 rows
+      ```
     """
 
     output_grad_norms: list[float] = field(default_factory=list)
