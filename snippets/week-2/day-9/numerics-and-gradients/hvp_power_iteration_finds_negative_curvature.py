@@ -32,7 +32,7 @@ def hessian_times(v: torch.Tensor) -> torch.Tensor:
     return jvp(grad(loss_of), (point,), (v,))[1]
 
 
-def top_eigenvalue(matvec, n: int, iterations: int = 100) -> float:
+def top_eigenvalue(matvec, n: int, iterations: int = 60) -> float:
     v = torch.randn(n)
     for _ in range(iterations):
         v = matvec(v)
