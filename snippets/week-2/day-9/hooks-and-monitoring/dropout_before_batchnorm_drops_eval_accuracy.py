@@ -1,3 +1,4 @@
+# docexec: timeout=60
 import torch
 from torch import nn
 
@@ -36,7 +37,7 @@ model = nn.Sequential(
     nn.Linear(10, 64), nn.Dropout(0.5), nn.BatchNorm1d(64), nn.ReLU(),
     nn.Linear(64, 64), nn.Dropout(0.5), nn.BatchNorm1d(64), nn.ReLU(),
     nn.Linear(64, 2))
-train(model, 150)
+train(model, 100)
 model.eval()
 eval_mode = accuracy(model, x_test, y_test)
 

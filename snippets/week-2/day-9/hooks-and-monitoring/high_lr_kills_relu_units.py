@@ -1,3 +1,4 @@
+# docexec: timeout=60
 import matplotlib.pyplot as plt
 import torch
 from torch import nn

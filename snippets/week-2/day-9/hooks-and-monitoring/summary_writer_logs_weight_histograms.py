@@ -1,3 +1,4 @@
+# docexec: timeout=60
 import torch
 from tensorboard.backend.event_processing import event_accumulator as ea
 from torch import nn

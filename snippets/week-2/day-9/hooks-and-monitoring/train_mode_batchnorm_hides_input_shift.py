@@ -1,3 +1,4 @@
+# docexec: timeout=60
 import torch
 from torch import nn
 
