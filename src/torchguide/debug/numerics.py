@@ -44,6 +44,16 @@ class NonFinite:
         posinf: Number of ``+inf`` elements.
         neginf: Number of ``-inf`` elements.
         first_index: Index of the first non-finite element in row-major order.
+
+    Examples:
+      ```python
+      import torch
+      from torchguide.debug.numerics import find_nonfinite
+
+      (report,) = find_nonfinite(torch.tensor([1.0, float("inf"), float("nan")]), name="logits")
+      assert (report.nan, report.posinf, report.first_index) == (1, 1, (1,))
+      assert str(report).startswith("logits")
+      ```
     """
 
     name: str
@@ -159,6 +169,19 @@ class NonFiniteSite:
         module_type: The module's class name.
         found: The non-finite tensors among that input or output. Inputs are named ``arg0``,
             ``arg1``, ... and by keyword; outputs ``output`` (``output.0``, ... for a tuple).
+
+    Examples:
+      ```python
+      import torch
+      from torch import nn
+      from torchguide.debug.numerics import first_nonfinite_module
+
+      model = nn.Sequential(nn.Linear(2, 2), nn.LogSigmoid())
+      with torch.no_grad():
+          model[0].weight.fill_(float("nan"))
+      site = first_nonfinite_module(model, torch.ones(1, 2))
+      assert (site.module, site.kind, site.module_type) == ("0", "output", "Linear")
+      ```
     """
 
     module: str
