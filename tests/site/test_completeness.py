@@ -223,7 +223,7 @@ def test_the_page_template_uses_the_question_structure(root):
     from studysite.questions import parse
 
     (question,) = parse((root / "templates" / "page.md").read_text(encoding="utf-8"), "templates/page.md")
-    assert question.anchor and question.sources and question.short_answer
+    assert question.anchor and question.asked_as and question.short_answer
     assert "/// html | div.answer" in question.body and "%run snippets/" in question.body
     (correction,) = question.corrections
     assert correction.title != "Correction" and "**Shown by:**" in correction.body

@@ -271,6 +271,14 @@ class OverfitResult:
         frozen: Names of parameters with ``requires_grad=False``.
         without_grad: Names of trainable parameters whose gradient was missing or zero at every
             step (cut off from the loss, for example by ``.detach()``).
+
+    Examples:
+      ```python
+      from torchguide.debug.numerics import OverfitResult
+
+      result = OverfitResult(losses=[1.0, 0.5, 0.01], target_ratio=0.05, frozen=[], without_grad=[])
+      assert result.passed
+      ```
     """
 
     losses: list[float]
