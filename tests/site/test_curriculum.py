@@ -18,7 +18,9 @@ from studysite.questions import Question, parse, plain_text
 # (source tag, numbers) of every question whose answer has landed.
 SOURCES = {
     "Day 1": range(1, 21),
-    "Review": range(1, 11),
+    "Day 6": range(1, 21),
+    "Day 9": range(1, 21),
+    "Review": range(1, 16),
 }
 MAX_QUESTIONS_PER_PAGE = 6
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\"])")
