@@ -69,7 +69,9 @@ class Engine:
         force: bool = False,
         workers: int | None = None,
         use_fork: bool | None = None,
+        keep_warm: bool = False,
     ) -> None:
+        """``keep_warm``: keep the warm servers between runs (until `close`), as a live preview does."""
         self.root = root.resolve()
         default_cache = self.root / ".cache" / "docexec"
         self.cache = cache.ResultCache(
@@ -85,13 +87,31 @@ class Engine:
         }
         # Libraries whose behaviour reaches the output (printing, figures) but not the provenance line.
         self._dependencies = {name: _version(name) for name in ("numpy", "matplotlib")}
+        self.refresh()
+        here = Path(__file__).parent
+        self._engine_digest = cache.digest_files([here / name for name in _ENGINE_FILES], here)
+        self._lock = threading.Lock()
+        self._pool = runner.WarmPool() if keep_warm and self._forks() else None
+
+    def refresh(self) -> None:
+        """Read the library's sources again: an engine that outlives an edit keys results anew."""
         library = self.root / LIBRARY_DIR
         self._library_digest = (
             cache.digest_files(list(library.rglob("*.py")), self.root) if library.is_dir() else ""
         )
-        here = Path(__file__).parent
-        self._engine_digest = cache.digest_files([here / name for name in _ENGINE_FILES], here)
-        self._lock = threading.Lock()
+
+    def _forks(self) -> bool:
+        return runner.fork_is_available() if self.use_fork is None else self.use_fork
+
+    def warm_up(self) -> None:
+        """Start the kept warm servers now, so the first run does not wait for torch to import."""
+        if self._pool is not None:
+            self._pool.grow(self._pool.keep)
+
+    def close(self) -> None:
+        """End the kept warm servers (an engine made with ``keep_warm``)."""
+        if self._pool is not None:
+            self._pool.close()
 
     def all_snippets(self) -> list[str]:
         folder = self.root / SNIPPETS_DIR
@@ -112,6 +132,21 @@ class Engine:
 
         Raises `DeclarationError` for a snippet whose declarations are malformed, before running any.
         """
+        results, summary, pending = self._partition(paths)
+        self._execute(pending, results, progress)
+        summary.executed = len(pending)
+        summary.failures = [r for r in results.values() if r.status == result.FAILED]
+        return results, summary
+
+    def lookup(self, paths: list[str]) -> tuple[dict[str, result.Result], list[str]]:
+        """The results known without executing anything (cached, or skipped on this device), and
+        the paths that would have to run. Raises `DeclarationError` like `run`."""
+        results, _, pending = self._partition(paths)
+        return results, [path for path, _, _ in pending]
+
+    def _partition(
+        self, paths: list[str]
+    ) -> tuple[dict[str, result.Result], Summary, list[tuple[str, Declarations, str]]]:
         summary = Summary()
         results: dict[str, result.Result] = {}
         pending: list[tuple[str, Declarations, str]] = []
@@ -130,10 +165,7 @@ class Engine:
                 summary.cached += 1
             else:
                 pending.append((path, decl, key))
-        self._execute(pending, results, progress)
-        summary.executed = len(pending)
-        summary.failures = [r for r in results.values() if r.status == result.FAILED]
-        return results, summary
+        return results, summary, pending
 
     def _execute(
         self, pending: list[tuple[str, Declarations, str]], results: dict[str, result.Result], progress: bool
@@ -167,7 +199,7 @@ class Engine:
                 bar.update()
 
         try:
-            runner.run_jobs(jobs, self.workers, on_done, use_fork=self.use_fork)
+            runner.run_jobs(jobs, self.workers, on_done, use_fork=self.use_fork, pool=self._pool)
         finally:
             bar.close()
             shutil.rmtree(scratch, ignore_errors=True)

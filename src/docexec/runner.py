@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -61,9 +62,24 @@ class WarmServer:
             raise EngineError(f"the warm server stopped: {self._stderr.read()[-2000:]}")
         return json.loads(line)
 
+    def alive(self) -> bool:
+        return self._process.poll() is None
+
+    def kill(self) -> None:
+        """End the server now, with the snippet it is running (a process group of its own)."""
+        pid = self._process.pid
+        with contextlib.suppress(OSError):
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            for child in map(int, children):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(child, signal.SIGKILL)
+        self._process.kill()
+        self._process.wait()
+
     def close(self) -> None:
-        if self._process.stdin:
-            self._process.stdin.close()
+        with contextlib.suppress(OSError):  # a server that died took its pipe with it
+            if self._process.stdin:
+                self._process.stdin.close()
         try:
             self._process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -95,40 +111,112 @@ def run_in_subprocess(job: dict) -> dict:
     return {"exit_code": code, "timed_out": timed_out, "duration": time.perf_counter() - start}
 
 
+class WarmPool:
+    """Warm servers shared by successive runs (a live preview), so that no run after the first
+    waits for torch to import. After a run, at most ``keep`` idle servers stay; `close` ends all."""
+
+    def __init__(self, keep: int = 2) -> None:
+        self.keep = keep
+        self._idle: queue.Queue[WarmServer] = queue.Queue()
+        self._servers: list[WarmServer] = []
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def grow(self, count: int) -> None:
+        """Start servers until there are ``count`` (they import torch in the background)."""
+        with self._lock:
+            while not self._closed and len(self._servers) < count:
+                self._add()
+
+    def _add(self) -> None:
+        server = WarmServer()
+        self._servers.append(server)
+        self._idle.put(server)
+
+    def take(self) -> WarmServer:
+        while True:
+            if self._closed:
+                raise EngineError("the warm servers were shut down")
+            with contextlib.suppress(queue.Empty):
+                return self._idle.get(timeout=0.5)
+
+    def give_back(self, server: WarmServer) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            if server.alive():
+                self._idle.put(server)
+                return
+            server.close()  # a snippet took its server down with it: start a fresh one
+            self._servers.remove(server)
+            self._add()
+
+    def trim(self) -> None:
+        with self._lock:
+            while len(self._servers) > self.keep:
+                try:
+                    server = self._idle.get_nowait()
+                except queue.Empty:
+                    return
+                server.close()
+                self._servers.remove(server)
+
+    def close(self) -> None:
+        """Idle servers end when their input closes; busy ones are killed with their snippet."""
+        with self._lock:
+            self._closed = True
+            idle = []
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    idle.append(self._idle.get_nowait())
+            for server in self._servers:
+                if server in idle:
+                    server.close()
+                else:
+                    server.kill()
+            self._servers.clear()
+
+
 def run_jobs(
-    jobs: list[dict], workers: int, on_done: Callable[[dict, dict], None], use_fork: bool | None = None
+    jobs: list[dict],
+    workers: int,
+    on_done: Callable[[dict, dict], None],
+    use_fork: bool | None = None,
+    pool: WarmPool | None = None,
 ) -> None:
-    """Run ``jobs`` on up to ``workers`` processes at once; ``on_done(job, report)`` for each."""
+    """Run ``jobs`` on up to ``workers`` processes at once; ``on_done(job, report)`` for each.
+
+    With ``pool``, the warm servers come from it and stay in it; without, they live for this run.
+    """
     if not jobs:
         return
     use_fork = fork_is_available() if use_fork is None else use_fork
     workers = max(1, min(workers, len(jobs)))
-    servers: queue.Queue[WarmServer] = queue.Queue()
-    started: list[WarmServer] = []
+    own_pool = pool is None
+    servers = WarmPool(keep=0) if pool is None else pool
     if use_fork:
-        for _ in range(workers):  # started together: each imports torch on its own core
-            server = WarmServer()
-            started.append(server)
-            servers.put(server)
+        servers.grow(workers)  # started together: each imports torch on its own core
 
     def execute(job: dict) -> None:
         if not use_fork:
             on_done(job, run_in_subprocess(job))
             return
-        server = servers.get()
+        server = servers.take()
         try:
             report = server.run(job)
         finally:
-            servers.put(server)
+            servers.give_back(server)
         on_done(job, report)
 
     try:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            for future in [pool.submit(execute, job) for job in jobs]:
+        with ThreadPoolExecutor(max_workers=workers) as executor:
+            for future in [executor.submit(execute, job) for job in jobs]:
                 future.result()
     finally:
-        for server in started:
-            server.close()
+        if own_pool:
+            servers.close()
+        else:
+            servers.trim()
 
 
 def new_job(path: str, abs_path: Path, timeout: float, scratch: Path, index: int) -> dict:

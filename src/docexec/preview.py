@@ -1,0 +1,132 @@
+"""Snippets for the live preview (``mkdocs serve``), which must never keep a page from showing.
+
+One engine serves the whole preview, so its warm servers (torch imported) live as long as it and
+an edited snippet runs at once. A failure stays on its page and is remembered by the snippet's
+content, so it runs again only when edited. When many snippets must run (a fresh clone, an edit of
+the library), the pages are served at once without those outputs, the snippets run in the
+background in page order, and the pages are rebuilt as the outputs arrive.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from docexec.engine import DeclarationError, Engine, Summary
+from docexec.result import FAILED, SKIPPED, Result, skipped
+from docexec.runner import EngineError
+
+log = logging.getLogger("mkdocs.plugins.docexec")
+
+RUN_NOW_BELOW = 4  # fewer snippets to run than this (an edit): the build waits for them
+CHUNK = 8  # the background runs this many at a time, then hands their outputs to the pages
+REFRESH_EVERY_S = 20.0  # while outputs arrive, the pages are rebuilt at most this often
+PENDING = "still running in the background: the page reloads with its output"
+
+
+class Preview:
+    """``rebuild`` asks the server to build the pages again (from another thread)."""
+
+    def __init__(self, engine: Engine, rebuild: Callable[[], None]) -> None:
+        self.engine = engine
+        self._rebuild = rebuild
+        self._failures: dict[str, Result] = {}  # content key -> its failure in this preview
+        self._queued: dict[str, str] = {}  # path -> content key, for the background, in order
+        self._changed = threading.Condition()
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self.done = 0  # snippets the background has finished, of
+        self.total = 0  # those it was given
+
+    def results(self, paths: list[str]) -> tuple[dict[str, Result], Summary, set[str]]:
+        """What a build shows: the results, their summary, and the paths still running."""
+        self.engine.refresh()  # an edit of the library gives every snippet a new key
+        known, missing = self.engine.lookup(paths)
+        summary = Summary(
+            cached=sum(1 for r in known.values() if r.cached),
+            skipped=sum(1 for r in known.values() if r.status == SKIPPED),
+        )
+        keys = {path: self.engine.key(path) for path in missing}
+        to_run, pending = [], set()
+        with self._changed:
+            for path in missing:
+                if keys[path] in self._failures:
+                    known[path] = self._failures[keys[path]]
+                elif self._queued.get(path) == keys[path]:
+                    pending.add(path)
+                else:
+                    to_run.append(path)
+            if len(to_run) >= RUN_NOW_BELOW:
+                self._queued.update((path, keys[path]) for path in to_run)
+                self.total += len(to_run)
+                pending.update(to_run)
+                self._start()
+                self._changed.notify_all()
+                to_run = []
+            for path in to_run:
+                if self._queued.pop(path, None):  # an older version, not started yet
+                    self.total -= 1
+        known.update(self._run(to_run, keys))
+        summary.executed = len(to_run)
+        summary.failures = [r for r in known.values() if r.status == FAILED]
+        return known, summary, pending
+
+    def progress(self) -> str:
+        with self._changed:
+            return f"{self.done} of {self.total} done"
+
+    def close(self) -> None:
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+        self.engine.close()
+
+    def _run(self, paths: list[str], keys: dict[str, str]) -> dict[str, Result]:
+        if not paths:
+            return {}
+        try:
+            results, _ = self.engine.run(paths, progress=False)
+        except (OSError, DeclarationError):
+            return {}  # edited or deleted meanwhile: the next build sees it as it is now
+        except EngineError as error:  # the preview goes on; the page says what broke
+            if self._closed:
+                return {}
+            return {p: Result(path=p, status=FAILED, failure=f"{p}:1: {error}") for p in paths}
+        with self._changed:
+            for path, outcome in results.items():
+                if outcome.status == FAILED:
+                    self._failures[keys[path]] = outcome
+        return results
+
+    def _start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="docexec-preview", daemon=True)
+            self._thread.start()
+
+    def _work(self) -> None:
+        last_rebuild = time.monotonic()
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._closed or self._queued)
+                if self._closed:
+                    return
+                chunk = dict(list(self._queued.items())[:CHUNK])
+            self._run(list(chunk), chunk)
+            with self._changed:
+                for path, key in chunk.items():
+                    if self._queued.get(path) == key:
+                        del self._queued[path]
+                self.done += len(chunk)
+                finished = not self._queued
+                if finished:
+                    log.info("docexec: %d snippets ran in the background; rebuilding the pages", self.done)
+                    self.done = self.total = 0
+            if finished or time.monotonic() - last_rebuild >= REFRESH_EVERY_S:
+                self._rebuild()
+                last_rebuild = time.monotonic()
+
+
+def pending_result(path: str, environment: dict) -> Result:
+    return skipped(path, PENDING, environment)
