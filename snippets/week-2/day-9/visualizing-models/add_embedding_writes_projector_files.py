@@ -1,0 +1,34 @@
+# docexec: timeout=60
+from pathlib import Path
+
+import torch
+from torch.utils.tensorboard import SummaryWriter
+from torchguide.debug.toyvision import (
+    CLASS_NAMES,
+    bar_images,
+    train_tiny_cnn,
+)
+
+train, test = bar_images(600, seed=0), bar_images(300, seed=1)
+model = train_tiny_cnn(train.images, train.labels)
+with torch.no_grad():
+    embeddings = model.embed(test.images)  # (300, 32)
+
+with SummaryWriter("runs/bars") as writer:
+    writer.add_embedding(
+        embeddings,
+        metadata=[CLASS_NAMES[c] for c in test.labels],  # colour by class
+        label_img=test.images,  # each point shows its image
+        tag="tiny_cnn_embedding",
+    )
+
+run = Path("runs/bars")
+written = sorted(str(p.relative_to(run)) for p in run.rglob("*.*")
+                 if "events" not in p.name)
+print("written for the projector:", *written, sep="\n  ")
+folder = next(run.glob("*/tiny_cnn_embedding"))
+rows = (folder / "tensors.tsv").read_text().splitlines()
+assert len(rows) == 300 and len(rows[0].split("\t")) == 32
+assert (folder / "metadata.tsv").read_text().split()[:2] == [
+    CLASS_NAMES[test.labels[0]], CLASS_NAMES[test.labels[1]]]
+print(f"tensors.tsv: {len(rows)} rows of {len(rows[0].split())} numbers")

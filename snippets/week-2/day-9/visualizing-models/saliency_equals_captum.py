@@ -1,0 +1,29 @@
+# docexec: timeout=60
+import torch
+from captum.attr import Saliency
+from torchguide.debug.attribution import saliency
+from torchguide.debug.toyvision import bar_images, train_tiny_cnn
+
+train, test = bar_images(600, seed=0), bar_images(300, seed=1)
+model = train_tiny_cnn(train.images, train.labels)
+
+# Vanilla gradient saliency, by hand:
+x = test.images.clone().requires_grad_()
+scores = model(x)  # class scores (logits), shape (300, 4)
+true_class_scores = scores.gather(1, test.labels[:, None])
+# Samples do not interact, so one backward of the sum gives every
+# sample the gradient of its own score.
+true_class_scores.sum().backward()
+by_hand = x.grad.abs()
+
+with_captum = Saliency(model).attribute(
+    test.images.clone().requires_grad_(), target=test.labels
+)  # abs=True is captum's default
+with_torchguide = saliency(model, test.images, target=test.labels)
+
+assert torch.equal(by_hand, with_captum)
+assert torch.equal(by_hand, with_torchguide)
+print("maps:", tuple(by_hand.shape), "(one per input element)")
+print("by hand == captum Saliency:", torch.equal(by_hand, with_captum))
+print("by hand == torchguide saliency:",
+      torch.equal(by_hand, with_torchguide))
