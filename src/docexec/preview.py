@@ -32,7 +32,9 @@ class Preview:
     def __init__(self, engine: Engine, rebuild: Callable[[], None]) -> None:
         self.engine = engine
         self._rebuild = rebuild
-        self._failures: dict[str, Result] = {}  # content key -> its failure in this preview
+        # content key -> the result of this preview's own run: failures are not cached, and with
+        # `force` nothing is read from the cache, yet neither runs again before it is edited
+        self._ran: dict[str, Result] = {}
         self._queued: dict[str, str] = {}  # path -> content key, for the background, in order
         self._changed = threading.Condition()
         self._closed = False
@@ -52,8 +54,9 @@ class Preview:
         to_run, pending = [], set()
         with self._changed:
             for path in missing:
-                if keys[path] in self._failures:
-                    known[path] = self._failures[keys[path]]
+                if keys[path] in self._ran:
+                    known[path] = self._ran[keys[path]]
+                    summary.cached += 1  # from this preview's memory
                 elif self._queued.get(path) == keys[path]:
                     pending.add(path)
                 else:
@@ -96,8 +99,7 @@ class Preview:
             return {p: Result(path=p, status=FAILED, failure=f"{p}:1: {error}") for p in paths}
         with self._changed:
             for path, outcome in results.items():
-                if outcome.status == FAILED:
-                    self._failures[keys[path]] = outcome
+                self._ran[keys[path]] = outcome
         return results
 
     def _start(self) -> None:

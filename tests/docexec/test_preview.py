@@ -1,0 +1,51 @@
+"""The preview's snippets: an edit runs at once, many run in the background while the pages are
+served, and nothing runs twice before it is edited (a failure neither)."""
+
+from __future__ import annotations
+
+import threading
+
+from docexec.preview import RUN_NOW_BELOW, Preview
+
+
+def test_a_few_snippets_run_at_once_and_a_failure_is_not_run_again(project):
+    good = project.snippet("p/prints_forty_two.py", "print(6 * 7)\n")
+    bad = project.snippet("p/names_nothing_defined.py", "undefined_name\n")
+    preview = Preview(project.engine(keep_warm=True), rebuild=lambda: None)
+    try:
+        results, summary, pending = preview.results([good, bad])
+        assert not pending and summary.executed == 2
+        assert results[good].output == "42\n" and results[bad].status == "failed"
+        again, summary, _ = preview.results([good, bad])
+        assert summary.executed == 0 and summary.cached == 2 and again[bad].status == "failed"
+        project.snippet("p/names_nothing_defined.py", "print('defined now')\n")
+        fixed, summary, _ = preview.results([good, bad])
+        assert summary.executed == 1 and fixed[bad].output == "defined now\n"
+    finally:
+        preview.close()
+
+
+def test_many_snippets_run_in_the_background_and_ask_for_a_rebuild_when_done(project):
+    paths = [project.snippet(f"p/prints_step_{n}.py", f"print('step', {n})\n") for n in range(RUN_NOW_BELOW)]
+    rebuilt = threading.Event()
+    preview = Preview(project.engine(keep_warm=True), rebuild=rebuilt.set)
+    try:
+        results, summary, pending = preview.results(paths)
+        assert pending == set(paths) and not results and summary.executed == 0
+        assert "of 4 done" in preview.progress()
+        assert rebuilt.wait(120), "no rebuild was asked for"
+        results, summary, pending = preview.results(paths)
+        assert not pending and summary.executed == 0
+        assert [results[p].output for p in paths] == [f"step {n}\n" for n in range(RUN_NOW_BELOW)]
+    finally:
+        preview.close()
+
+
+def test_with_force_each_snippet_runs_once_per_version_not_once_per_build(project):
+    path = project.snippet("p/prints_once.py", "print('once')\n")
+    preview = Preview(project.engine(force=True), rebuild=lambda: None)
+    try:
+        assert preview.results([path])[1].executed == 1
+        assert preview.results([path])[1].executed == 0
+    finally:
+        preview.close()
