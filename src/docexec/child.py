@@ -15,6 +15,8 @@ import json
 import linecache
 import os
 import random
+import re
+import struct
 import sys
 import time
 import traceback
@@ -200,17 +202,83 @@ def _title_of(figure: object) -> str:
     return " ".join((suptitle or "; ".join(titles)).split())
 
 
+# Vector figures stay sharp at any zoom and on any screen; a figure so dense that its SVG would
+# weigh more than this is drawn as a PNG at twice the displayed resolution instead.
+MAX_SVG_BYTES = 400_000
+PNG_DPI = 192  # 2x of the 96 px per inch at which a figure is displayed
+CSS_PX_PER_PT = 96 / 72
+# Fixed: matplotlib's SVG ids are hashes salted at random, and a date is written by default.
+_SVG_RC = {"svg.hashsalt": "docexec", "svg.fonttype": "path"}
+
+
+def _describe(figure: object) -> dict:
+    """What a reader and the tests need besides the image: marks drawn, smallest text, colour maps."""
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.text import Text
+
+    axes = figure.axes  # type: ignore[attr-defined]
+    marks = sum(len(ax.lines) + len(ax.patches) + len(ax.collections) + len(ax.images) for ax in axes)
+    sizes = [
+        text.get_fontsize()
+        for text in figure.findobj(Text)  # type: ignore[attr-defined]
+        if text.get_visible() and text.get_text().strip()
+    ]
+    colormapped = any(
+        isinstance(artist, ScalarMappable) and artist.get_array() is not None
+        for ax in axes
+        for artist in [*ax.images, *ax.collections]
+    )
+    return {
+        "title": _title_of(figure),
+        "marks": marks,
+        "smallest_font_px": round(min(sizes) * CSS_PX_PER_PT, 1) if sizes else None,
+        "colormapped": colormapped,  # colours carry data: never inverted for a dark scheme
+    }
+
+
+def _encode(figure: object) -> tuple[str, bytes, float, float]:
+    """(format, bytes, displayed width, displayed height in CSS px), the same bytes on every run."""
+    import matplotlib
+
+    buffer = io.BytesIO()
+    with matplotlib.rc_context(_SVG_RC):
+        # Transparent, so that the page's background (light or dark) shows through.
+        figure.savefig(  # type: ignore[attr-defined]
+            buffer, format="svg", bbox_inches="tight", transparent=True, metadata={"Date": None}
+        )
+    svg = buffer.getvalue()
+    if len(svg) <= MAX_SVG_BYTES:
+        size = re.search(rb'<svg [^>]*width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+        width, height = (float(value) * CSS_PX_PER_PT for value in size.groups())  # type: ignore[union-attr]
+        return "svg", svg, width, height
+    buffer = io.BytesIO()
+    figure.savefig(  # type: ignore[attr-defined]
+        buffer, format="png", dpi=PNG_DPI, bbox_inches="tight", transparent=True, metadata={"Software": None}
+    )
+    png = buffer.getvalue()
+    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+    scale = 96 / PNG_DPI
+    return "png", png, width * scale, height * scale
+
+
 def _flush_figures(log: _EventLog, cell: int) -> None:
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
         return
     for number in plt.get_fignums():
         figure = plt.figure(number)
-        buffer = io.BytesIO()
-        # No "Software" metadata and a fixed dpi: the same figure gives the same bytes.
-        figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
-        png = base64.b64encode(buffer.getvalue()).decode("ascii")
-        log.write({"event": "figure", "cell": cell, "png": png, "title": _title_of(figure)})
+        kind, data, width, height = _encode(figure)
+        log.write(
+            {
+                "event": "figure",
+                "cell": cell,
+                "format": kind,
+                "data": base64.b64encode(data).decode("ascii"),
+                "width": round(width),
+                "height": round(height),
+                **_describe(figure),  # after saving: tick labels get their text when drawn
+            }
+        )
     plt.close("all")
 
 

@@ -7,11 +7,13 @@ cell, so mkdocs-jupyter only renders it (``execute: false``): one engine and one
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import jupytext
 import nbformat
 
+from docexec.page_notebook import figure_output
 from docexec.result import Result
 
 LABS_DIR = "snippets/labs"
@@ -47,8 +49,7 @@ def notebook_from(root: Path, path: str, result: Result) -> nbformat.NotebookNod
         recorded = result.cells[index]
         for name, text in recorded.streams:
             cell.outputs.append(nbformat.v4.new_output("stream", name=name, text=text))
-        for png in recorded.figures:
-            cell.outputs.append(nbformat.v4.new_output("display_data", data={"image/png": png}))
+        cell.outputs += [figure_output(figure) for figure in recorded.figures]
     if result.expected_exception and result.exception:
         exception = result.exception
         code_cells[len(result.cells) - 1].outputs.append(
@@ -61,6 +62,23 @@ def notebook_from(root: Path, path: str, result: Result) -> nbformat.NotebookNod
         )
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     return notebook
+
+
+# mkdocs-jupyter inlines JupyterLab's whole style sheet (about 600 KB) and MathJax and Mermaid
+# loaders into every notebook page, and has no option to leave them out; the site styles the few
+# notebook classes it uses itself (assets/docexec.css) and renders math with its own KaTeX.
+_INLINE_WEIGHT = re.compile(
+    r"<style\b[^>]*>.*?</style>"
+    r'|<script type="text/x-mathjax-config">.*?</script>'
+    r'|<script src="">\s*</script>'
+    r'|<script type="module">(?:(?!</script>).)*?mermaid.*?</script>',
+    re.S,
+)
+
+
+def lighten(html: str) -> str:
+    """A rendered lab page without the style sheets and loaders that mkdocs-jupyter inlines."""
+    return _INLINE_WEIGHT.sub("", html)
 
 
 def write_notebook(root: Path, path: str, result: Result, pages_root: Path) -> Path:
@@ -76,4 +94,4 @@ def write_notebook(root: Path, path: str, result: Result, pages_root: Path) -> P
     return target
 
 
-__all__ = ["LABS_DIR", "LabError", "lab_snippets", "notebook_from", "page_uri", "write_notebook"]
+__all__ = ["LABS_DIR", "LabError", "lab_snippets", "lighten", "notebook_from", "page_uri", "write_notebook"]

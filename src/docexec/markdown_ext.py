@@ -1,5 +1,6 @@
-"""A Python-Markdown extension: a line ``%run snippets/<page>/<name>.py`` becomes the snippet's code,
-its real output (text, expected traceback, figures) and a line saying where and how it ran.
+"""A Python-Markdown extension: a line ``%run snippets/<page>/<name>.py`` becomes the snippet's code
+and its real output (text, expected traceback, figures). Where the outputs were produced is said once
+per page (`docexec.provenance`); an output says it only where it differs (a recorded GPU run).
 
 It emits standard Markdown (superfences code blocks, admonitions), so highlighting, copy buttons
 and search work as for any other block. It does not depend on MkDocs: the MkDocs plugin only
@@ -8,9 +9,10 @@ hands it results computed ahead of time and a place for figures.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import logging
+import math
+import posixpath
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -18,14 +20,19 @@ from pathlib import Path
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from docexec import declarations
-from docexec.result import FAILED, SKIPPED, Result
+from docexec import declarations, provenance, requirements
+from docexec.result import FAILED, SKIPPED, Figure, Result
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)%run[ \t]+(?P<path>\S+)[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
-PRIORITY = 35  # before pymdownx.snippets (32) and superfences (25) read the lines
+# After whitespace is normalized (30), which would strip the HTML stash's placeholders, and before
+# superfences (25) reads the fences; after pymdownx.snippets (32), so output is never read as an include.
+PRIORITY = 29
+FOLD_AFTER_LINES = 25  # a longer output is shown folded, with a "show all" toggle
+LEGIBLE_TEXT_PX = 8  # a figure is never shown so small that its smallest text gets below this
+REFERENCE_PAGE = "reference/index.md"
 
 
 def directive_lines(lines: list[str]) -> list[tuple[int, str, str]]:
@@ -72,19 +79,44 @@ def _indent(block: list[str], prefix: str) -> list[str]:
     return [prefix + line if line else line for line in block]
 
 
+def _data_url(figure: Figure) -> str:
+    return f"data:{figure.media_type};base64,{figure.data}"
+
+
+def legible_width(figure: Figure) -> int | None:
+    """The narrowest width (CSS px) at which the figure's smallest text stays legible, when that is
+    less than its full width; a narrower screen scrolls the figure instead of shrinking it more."""
+    if not figure.smallest_font_px or figure.smallest_font_px <= LEGIBLE_TEXT_PX:
+        return None
+    return min(figure.width, math.ceil(figure.width * LEGIBLE_TEXT_PX / figure.smallest_font_px))
+
+
 class SnippetRenderer:
     """Turns a snippet and its result into Markdown lines."""
 
     def __init__(
-        self, root: Path, results: Callable[[str], Result], figure_url: Callable[[bytes], str] | None = None
+        self,
+        root: Path,
+        results: Callable[[str], Result],
+        figure_url: Callable[[Figure], str] | None = None,
+        environment: dict | None = None,
+        library_repository: str | None = None,
     ) -> None:
         self.root = root
         self.results = results
-        self.figure_url = figure_url or (
-            lambda png: "data:image/png;base64," + base64.b64encode(png).decode()
-        )
-        self.page = "<page>"
+        self.figure_url = figure_url or _data_url
+        self.environment = environment  # where this build runs: an output run elsewhere says so
+        self.library_repository = library_repository
+        # Raw HTML for the page; the Markdown extension replaces this with its stash.
+        self.stash: Callable[[str], str] = lambda raw: raw
+        self.start_page("<page>")
+
+    def start_page(self, page: str, page_uri: str = "") -> None:
+        """``page``: the source as named in messages; ``page_uri``: its path under the docs folder."""
+        self.page = page
+        self.page_uri = page_uri
         self.anchors: set[str] = set()  # ids of the snippet blocks rendered on the current page
+        self.outcomes: list[Result] = []  # what the page shows, in order
 
     def render(self, path: str, page_line: int) -> list[str]:
         where = f"{self.page}:{page_line}"
@@ -104,52 +136,85 @@ class SnippetRenderer:
         anchor = Path(path).stem
         self.anchors.add(anchor)
         lines = _fenced(
-            declarations.displayed_source(source, decl), f' {{ .python #{anchor} title="{_title(path)}" }}'
+            declarations.displayed_source(source, decl),
+            f' {{ .python .docexec-source #{anchor} title="{_title(path)}" }}',
         )
         if decl.show:  # the part on show, and the program it runs in one click away
             whole = declarations.displayed_source(source, dataclasses.replace(decl, show=None))
             lines += ["", '??? note "The whole program"', "", *_indent(_fenced(whole, " python"), "    ")]
         outcome = self.results(path)
+        self.outcomes.append(outcome)
+        library = self._library_note(source)
         if outcome.status == SKIPPED:
-            return lines + (self._cuda_note() if decl.cuda else [])
+            return lines + (self._cuda_note() if decl.cuda else []) + library
         if outcome.status == FAILED:
             log.warning("%s: snippet failed: %s", where, outcome.failure)
             return lines + self._output(outcome) + self._failure(outcome)
-        return lines + self._output(outcome) + self._provenance(outcome)
+        return lines + self._output(outcome) + self._provenance(outcome) + library
 
     def _output(self, outcome: Result) -> list[str]:
         lines: list[str] = []
         text = outcome.output + outcome.truncation_note
         if text.strip():
-            lines += ["", *_fenced(text, ' { .text .docexec-output title="Output" }')]
+            lines += ["", *self._foldable(text, ".text .docexec-output", "Output")]
         if outcome.expected_exception and outcome.exception:
-            title = f"Raises {outcome.exception['type']} (as intended)"
-            attributes = f' {{ .pytb .docexec-raises title="{_title(title)}" }}'
-            lines += ["", *_fenced(outcome.exception["traceback"], attributes)]
-        for number, (png, title) in enumerate(zip(outcome.figures, outcome.figure_titles, strict=True), 1):
-            url = self.figure_url(base64.b64decode(png))
-            alt = _alt_text(
-                f"Figure {number}: {title}" if title else f"Figure {number} drawn by {outcome.path}"
-            )
-            lines += ["", f"![{alt}]({url}){{ .docexec-figure }}"]
+            title = f"Raises {outcome.exception['type']}, as intended"
+            lines += ["", *self._foldable(outcome.exception["traceback"], ".pytb .docexec-raises", title)]
+        for figure in outcome.figures:
+            lines += ["", self._figure(figure, outcome.path)]
         return lines
 
-    def _provenance(self, outcome: Result) -> list[str]:
-        env = outcome.environment
-        device = "CUDA" if env.get("device") == "cuda" else "CPU"
-        text = (
-            f"Ran on {device} · torch {env.get('torch')} · Python {env.get('python')}"
-            f" · {outcome.duration:.2f} s"
+    def _foldable(self, text: str, classes: str, title: str) -> list[str]:
+        """A text block; a long one is shown folded, with a toggle that unfolds it (no script)."""
+        count = text.rstrip("\n").count("\n") + 1
+        if count <= FOLD_AFTER_LINES:
+            return _fenced(text, f' {{ {classes} title="{_title(title)}" }}')
+        toggle = (
+            '<details class="docexec-fold"><summary>'
+            f'<span class="docexec-fold__more">Show all {count} lines</span>'
+            '<span class="docexec-fold__less">Show fewer lines</span>'
+            "</summary></details>"
         )
+        block = _fenced(text, f' {{ {classes} .docexec-long title="{_title(title)}" }}')
+        return [*block, "", self.stash(toggle)]
+
+    def _figure(self, figure: Figure, path: str) -> str:
+        """An image that opens at full size when tapped, sized before it loads."""
+        url = self.figure_url(figure)
+        alt = _alt_text(figure.title or f"Figure drawn by {path}")
+        size = f'width="{figure.width}" height="{figure.height}" loading="lazy"'
+        narrowest = legible_width(figure)
+        style = f' style="min-width: {narrowest}px"' if narrowest else ""
+        kind = " .docexec-figure--colormapped" if figure.colormapped else ""
+        image = f"![{alt}]({url}){{ {size}{style} }}"
+        return f'[{image}]({url}){{ .docexec-figure{kind} title="Open the figure at full size" }}'
+
+    def _provenance(self, outcome: Result) -> list[str]:
+        """Said by the page once; an output says it only when it was produced elsewhere."""
+        if not provenance.differs(outcome.environment, self.environment):
+            return []
+        text = "Ran " + provenance.environment_words(outcome.environment)
         return ["", text, "{ .docexec-provenance }", ""]
+
+    def _library_note(self, source: str) -> list[str]:
+        """Where ``torchguide`` comes from, for a reader who copies the snippet."""
+        if requirements.LIBRARY_MODULE not in requirements.imported_modules(source):
+            return []
+        reference = posixpath.relpath(REFERENCE_PAGE, posixpath.dirname(self.page_uri) or ".")
+        command = requirements.pip_command([requirements.library_requirement(self.library_repository)])
+        return [
+            "",
+            f"Uses [`torchguide`]({reference}), this site's helper library: `{command}`",
+            "{ .docexec-library }",
+            "",
+        ]
 
     def _cuda_note(self) -> list[str]:
         return [
             "",
-            '!!! info "Runs on the CUDA runner"',
-            "    This snippet needs a CUDA device. Its output is recorded on the CUDA runner when",
-            "    the published site is built; a build without a GPU shows the code only, never an",
-            "    invented output.",
+            '!!! info "Needs a GPU"',
+            "    This code runs only on a machine with a CUDA GPU, and this copy of the site was",
+            "    built without one, so its output is not shown here. Run it on a GPU machine to see it.",
             "",
         ]
 
@@ -176,6 +241,7 @@ class RunPreprocessor(Preprocessor):
         found = directive_lines(lines)
         if not found:
             return lines
+        self.renderer.stash = self.md.htmlStash.store
         output = list(lines)
         for index, indent, path in reversed(found):
             block = self.renderer.render(path, index + 1)

@@ -1,26 +1,27 @@
 """MkDocs glue: runs every snippet the pages reference before any page renders (in parallel,
-cached), hands the results to the ``%run`` Markdown extension, and adds figures and lab
-notebooks to the site as generated files."""
+cached), hands the results to the ``%run`` Markdown extension, and adds to the site as generated
+files: the figures, the lab notebooks, a notebook of each page that runs snippets, and the build
+report."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import logging
 import os
 import posixpath
 from pathlib import Path
 
+import nbformat
 from mkdocs.config import base, config_options
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from docexec import labs
+from docexec import build_report, labs, page_notebook, provenance
 from docexec.engine import DeclarationError, Engine, Summary
 from docexec.markdown_ext import RunExtension, SnippetRenderer, directive_lines
-from docexec.result import FAILED, SKIPPED, Result
+from docexec.result import FAILED, SKIPPED, Figure, Result
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 FIGURES_DIR = "assets/figures"
@@ -41,20 +42,36 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         self.engine = Engine(self.root, force=self.config.force, workers=self.config.workers)
         self.results: dict[str, Result] = {}
         self.summary = Summary()
-        self.renderer = SnippetRenderer(self.root, self._result, self._figure_url)
+        self.built = provenance.build_date()
+        # Where the reader gets the project that ships torchguide (it is not on PyPI).
+        self.repository = config.repo_url or config.extra.get("repository")
+        self.notebooks: dict[str, str] = {}  # page src_uri -> its notebook's file name, beside it
+        self.lab_pages: set[str] = set()
+        self.renderer = SnippetRenderer(
+            self.root,
+            self._result,
+            self._figure_url,
+            environment=self.engine.environment,
+            library_repository=self.repository,
+        )
         config.markdown_extensions.append(RunExtension(self.renderer))  # type: ignore[arg-type]
         return config
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
-        referenced = set()
+        shown_on: dict[str, list[str]] = {}  # snippet -> pages, for the build report
+        page_sources: dict[str, str] = {}
         for file in files.documentation_pages():
             if not file.src_uri.endswith(".md") or file.abs_src_path is None:
                 continue  # generated pages hold no %run lines of a contributor
-            lines = Path(file.abs_src_path).read_text(encoding="utf-8").splitlines()
-            referenced.update(path for _, _, path in directive_lines(lines))
+            text = Path(file.abs_src_path).read_text(encoding="utf-8")
+            for _, _, path in directive_lines(text.splitlines()):
+                page_sources[file.src_uri] = text
+                shown_on.setdefault(path, []).append(file.src_uri)
         lab_paths = labs.lab_snippets(self.root)
+        for path in lab_paths:
+            shown_on.setdefault(path, []).append(labs.page_uri(path))
         runnable = []
-        for path in sorted(referenced | set(lab_paths)):
+        for path in sorted(shown_on):
             try:
                 if (self.root / path).is_file():
                     self.engine.declarations(path)
@@ -63,7 +80,19 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
                 pass  # reported where the page uses it, with the page's line
         if self.execute:
             self.results, self.summary = self.engine.run(runnable)
+        self._add_labs(lab_paths, files, config)
+        self._add_page_notebooks(page_sources, files, config)
+        figures = {figure_name(f): f for result in self.results.values() for f in result.figures}
+        for name, figure in sorted(figures.items()):
+            files.append(File.generated(config, f"{FIGURES_DIR}/{name}", content=figure.bytes))
+        if self.execute:
+            report = build_report.markdown(self.results, shown_on, self.engine.environment, self.built)
+            files.append(File.generated(config, build_report.PAGE, content=report))
+        return files
+
+    def _add_labs(self, lab_paths: list[str], files: Files, config: MkDocsConfig) -> None:
         notebook_root = self.engine.cache.root / "pages"
+        self.lab_pages = set()
         for path in lab_paths:
             result = self.results.get(path) or Result(path=path, status=SKIPPED)  # no outputs
             if result.status == FAILED:
@@ -83,19 +112,38 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
                     use_directory_urls=config.use_directory_urls,
                 )
             )
-        figures = {
-            figure_name(data): data
-            for result in self.results.values()
-            for data in map(base64.b64decode, result.figures)
-        }
-        for name, data in sorted(figures.items()):
-            files.append(File.generated(config, f"{FIGURES_DIR}/{name}", content=data))
-        return files
+            self.lab_pages.add(labs.page_uri(path))
+
+    def _add_page_notebooks(self, page_sources: dict[str, str], files: Files, config: MkDocsConfig) -> None:
+        """Each page that runs snippets, as a notebook beside the page's HTML."""
+        self.notebooks = {}
+        if not self.execute:
+            return
+        for src_uri, markdown in sorted(page_sources.items()):
+            page = files.get_file_from_path(src_uri)
+            if page is None:
+                continue
+            try:
+                notebook = page_notebook.notebook_for_page(
+                    self.root,
+                    markdown,
+                    self._result,
+                    self.engine.environment,
+                    self.repository,
+                    url_of=lambda target, page=src_uri: _published_url(target, page, files, config),
+                )
+            except (OSError, DeclarationError):
+                continue  # the page reports its broken %run line where it renders
+            name = page_notebook.file_name(src_uri)
+            folder = posixpath.dirname(page.dest_uri)
+            files.append(
+                File.generated(config, posixpath.join(folder, name), content=nbformat.writes(notebook))
+            )
+            self.notebooks[src_uri] = name
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         docs_dir = Path(config.docs_dir).resolve().relative_to(self.root).as_posix()
-        self.renderer.page = f"{docs_dir}/{page.file.src_uri}"
-        self.renderer.anchors = set()
+        self.renderer.start_page(f"{docs_dir}/{page.file.src_uri}", page.file.src_uri)
         self._page_dir = posixpath.dirname(page.file.src_uri)
         return markdown
 
@@ -104,6 +152,13 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         # HTML ids, so links to it ("Shown by") would be reported as broken: register them.
         if page.present_anchor_ids is not None:
             page.present_anchor_ids |= self.renderer.anchors
+        lab = page.file.src_uri in self.lab_pages
+        if lab:
+            html = labs.lighten(html)
+        if self.execute and (self.renderer.outcomes or lab):
+            notebook = posixpath.basename(page.file.src_uri) if lab else self.notebooks.get(page.file.src_uri)
+            line = provenance.page_line_html(self.engine.environment, self.built, notebook)
+            html = _after_title(html, line)
         return html
 
     def on_post_build(self, config: MkDocsConfig) -> None:
@@ -120,10 +175,27 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             self.results.update(results)
         return self.results[path]
 
-    def _figure_url(self, data: bytes) -> str:
-        return posixpath.relpath(f"{FIGURES_DIR}/{figure_name(data)}", self._page_dir or ".")
+    def _figure_url(self, figure: Figure) -> str:
+        return posixpath.relpath(f"{FIGURES_DIR}/{figure_name(figure)}", self._page_dir or ".")
 
 
-def figure_name(png: bytes) -> str:
+def _published_url(target: str, src_uri: str, files: Files, config: MkDocsConfig) -> str | None:
+    """A link's target on the published site, for a notebook read away from it."""
+    linked = files.get_file_from_path(posixpath.normpath(posixpath.join(posixpath.dirname(src_uri), target)))
+    if linked is None or not config.site_url:
+        return None
+    return config.site_url.rstrip("/") + "/" + linked.url
+
+
+def _after_title(html: str, line: str) -> str:
+    """``line`` right under the page's first heading (at the top where there is none)."""
+    end = html.find("</h1>")
+    if end < 0:
+        return line + html
+    end += len("</h1>")
+    return html[:end] + "\n" + line + html[end:]
+
+
+def figure_name(figure: Figure) -> str:
     """Named by content: the same figure keeps its URL, a changed one gets a new one."""
-    return hashlib.sha256(png).hexdigest()[:20] + ".png"
+    return hashlib.sha256(figure.bytes).hexdigest()[:20] + "." + figure.format

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import signal
@@ -15,13 +16,34 @@ PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
 
 
 @dataclass
+class Figure:
+    """One figure as drawn: the image, its displayed size, and what the tests check it by."""
+
+    format: str  # "svg" or "png"
+    data: str  # base64
+    width: int  # displayed size, CSS px
+    height: int
+    title: str = ""  # "" when untitled
+    marks: int = 0  # lines, patches, collections and images drawn: 0 is an empty figure
+    smallest_font_px: float | None = None  # at the displayed size
+    colormapped: bool = False  # colours carry data (images, colour maps)
+
+    @property
+    def bytes(self) -> bytes:
+        return base64.b64decode(self.data)
+
+    @property
+    def media_type(self) -> str:
+        return "image/svg+xml" if self.format == "svg" else "image/png"
+
+
+@dataclass
 class Cell:
     """What one cell printed (in order, as (stream, text) pairs) and the figures it left open."""
 
     line: int = 1
     streams: list[tuple[str, str]] = field(default_factory=list)
-    figures: list[str] = field(default_factory=list)  # base64 PNG
-    figure_titles: list[str] = field(default_factory=list)  # one per figure, "" when untitled
+    figures: list[Figure] = field(default_factory=list)
 
     def text(self) -> str:
         return "".join(text for _, text in self.streams)
@@ -54,12 +76,8 @@ class Result:
         return f"[output truncated: {self.dropped_chars:,} more characters not shown]\n"
 
     @property
-    def figures(self) -> list[str]:
+    def figures(self) -> list[Figure]:
         return [figure for cell in self.cells for figure in cell.figures]
-
-    @property
-    def figure_titles(self) -> list[str]:
-        return [title for cell in self.cells for title in cell.figure_titles]
 
     def to_json(self) -> dict:
         data = asdict(self)
@@ -72,8 +90,7 @@ class Result:
             Cell(
                 line=c["line"],
                 streams=[tuple(s) for s in c["streams"]],
-                figures=c["figures"],
-                figure_titles=c["figure_titles"],
+                figures=[Figure(**f) for f in c["figures"]],
             )
             for c in data["cells"]
         ]
@@ -104,8 +121,8 @@ def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations,
         elif kind == "stream":
             _append_stream(cells[-1], event["name"], event["text"])
         elif kind == "figure":
-            cells[-1].figures.append(event["png"])
-            cells[-1].figure_titles.append(event["title"])
+            fields = {k: v for k, v in event.items() if k not in ("event", "cell")}
+            cells[-1].figures.append(Figure(**fields))
         elif kind == "exception":
             exception = {k: event[k] for k in ("type", "qualified_types", "message", "line", "traceback")}
         elif kind == "end":

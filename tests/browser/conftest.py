@@ -79,8 +79,9 @@ def test_the_proving_ground_renders_outputs_figures_and_no_outside_request(page,
     page.goto(f"{site_url}/how-this-site-works/")
     page.wait_for_load_state("networkidle")
     assert "strides (1, 3)" in page.inner_text("article")
-    figure = page.locator("img.docexec-figure").first
-    assert figure.evaluate("img => img.complete && img.naturalWidth > 0")
+    figure = page.locator("a.docexec-figure > img").first
+    figure.scroll_into_view_if_needed()  # figures load lazily
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=figure.element_handle())
     assert page.outside_requests == []  # type: ignore[attr-defined]
 
 

@@ -6,8 +6,6 @@ each test looks at its own result.
 
 from __future__ import annotations
 
-import base64
-
 import pytest
 
 from docexec.child import MAX_OUTPUT_CHARS
@@ -72,10 +70,18 @@ BEHAVIOURS = {
     """,
     "figure.py": """
         import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(2, 1))
+        fig, ax = plt.subplots(figsize=(3, 2))
         ax.plot([0, 1], [1, 0])
+        ax.set_title("A line", fontsize=9)
         plt.show()
         fig2, ax2 = plt.subplots(figsize=(2, 1))
+        ax2.imshow([[0, 1], [1, 0]])
+        fig3, ax3 = plt.subplots(figsize=(2, 1))
+    """,
+    "dense_figure.py": """
+        import matplotlib.pyplot as plt
+        plt.figure(figsize=(3, 2))
+        plt.plot(range(20_000), "o", markersize=1)
     """,
     "writes_file.py": """
         import os
@@ -189,11 +195,32 @@ def test_a_subclass_of_the_expected_error_passes(batch):
     assert result.status == PASSED and result.exception["type"] == "KeyError"
 
 
-def test_shown_and_open_figures_are_captured_as_png(batch):
+def test_shown_and_open_figures_are_captured_as_svg_with_what_describes_them(batch):
     result = batch[0]["figure.py"]
     assert result.status == PASSED
-    assert len(result.figures) == 2
-    assert all(base64.b64decode(png).startswith(b"\x89PNG") for png in result.figures)
+    line, image, empty = result.figures
+    assert all(f.format == "svg" and f.bytes.startswith(b"<?xml") for f in result.figures)
+    assert b"<dc:date>" not in line.bytes  # no date: the same figure gives the same bytes
+    assert (line.title, line.marks, line.colormapped) == ("A line", 1, False)
+    assert line.smallest_font_px == pytest.approx(9 * 96 / 72, abs=0.1)
+    # CSS px at 96 per inch, trimmed to what is drawn (3 x 2 inches: 288 x 192 before trimming)
+    assert 240 < line.width < 300 and 160 < line.height < 230
+    assert image.colormapped and image.marks == 1
+    assert empty.marks == 0  # what the figure tests catch
+
+
+def test_a_figure_is_the_same_bytes_on_every_run(module_project, batch):
+    again, _ = module_project.engine(force=True).run(["snippets/figure.py"], progress=False)
+    assert [f.data for f in again["snippets/figure.py"].figures] == [
+        f.data for f in batch[0]["figure.py"].figures
+    ]
+
+
+def test_a_figure_too_dense_for_svg_is_a_png_at_twice_its_displayed_size(batch):
+    (figure,) = batch[0]["dense_figure.py"].figures
+    assert figure.format == "png" and figure.bytes.startswith(b"\x89PNG")
+    pixel_width = int.from_bytes(figure.bytes[16:20], "big")
+    assert pixel_width == pytest.approx(2 * figure.width, abs=2)
 
 
 def test_each_snippet_runs_in_a_fresh_empty_folder(batch):

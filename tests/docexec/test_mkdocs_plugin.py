@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -65,6 +66,29 @@ def test_a_build_executes_then_reuses_the_cache(site):
     assert "hello from the snippet" in html
     second = mkdocs(site, "build", "--strict")
     assert "docexec: 0 executed, 2 cached, 0 skipped (CUDA)" in second.stderr
+
+
+def test_a_page_that_runs_snippets_says_where_once_and_offers_itself_as_a_notebook(site):
+    result = mkdocs(site, "build", "--strict")
+    assert result.returncode == 0, result.stderr
+    html = (site / "site" / "index.html").read_text()
+    line = html[html.index('<p class="docexec-page-line">') :].split("</p>")[0]
+    assert html.index("</h1>") < html.index('class="docexec-page-line"')
+    assert "produced on a CPU with torch 2." in line and '<time datetime="' in line
+    assert 'href="index.ipynb" download' in line
+    notebook = json.loads((site / "site" / "index.ipynb").read_text())
+    assert "hello from the snippet" in json.dumps(notebook["cells"])
+    report = (site / "site" / "build-report" / "index.html").read_text()
+    assert "hello" in report and "steps" in report  # every snippet, the lab's too
+
+
+def test_a_lab_page_carries_no_inline_style_sheet_and_a_relative_download(site):
+    result = mkdocs(site, "build", "--strict")
+    assert result.returncode == 0, result.stderr
+    page = (site / "site" / "labs" / "steps" / "index.html").read_text()
+    assert "<style" not in page.split('<div class="jupyter-wrapper">')[1]
+    assert 'href="steps.ipynb" download' in page
+    assert len(page.encode()) < 100_000
 
 
 def test_a_lab_is_a_notebook_page_with_each_cells_output_and_a_download(site):

@@ -1,0 +1,85 @@
+"""The build report: a generated page listing every snippet of the build, slowest first."""
+
+from __future__ import annotations
+
+import datetime
+import posixpath
+from pathlib import PurePosixPath
+
+from docexec import provenance
+from docexec.result import FAILED, SKIPPED, Result
+
+PAGE = "build-report.md"
+
+
+def _seconds(value: float) -> str:
+    return f"{value:,.2f}"
+
+
+def _status(result: Result) -> str:
+    if result.status == SKIPPED:
+        return "skipped: needs a GPU" if "CUDA" in (result.failure or "") else "skipped"
+    return "**failed**" if result.status == FAILED else "passed"
+
+
+def _page_link(page: str, anchor: str | None = None) -> str:
+    """A link from the report (at the docs root) to a page given by its path under docs."""
+    name = PurePosixPath(page).with_suffix("").as_posix()
+    return f"[{name}]({page}{'#' + anchor if anchor else ''})"
+
+
+def markdown(
+    results: dict[str, Result],
+    pages: dict[str, list[str]],
+    environment: dict,
+    built: datetime.date,
+) -> str:
+    """``pages``: snippet path -> the pages (paths under docs) that show it."""
+    ran = [r for r in results.values() if r.status != SKIPPED]
+    executed = [r for r in ran if not r.cached]
+    cached = [r for r in ran if r.cached]
+    skipped = [r for r in results.values() if r.status == SKIPPED]
+    failed = [r for r in results.values() if r.status == FAILED]
+    lines = [
+        "---",
+        "search:",
+        "  exclude: true",
+        "---",
+        "# Build report",
+        "",
+        f"Every snippet of the build of {built.isoformat()}, run {provenance.environment_words(environment)},"
+        " slowest first. A snippet from the cache ran in an earlier build with the same source, library,"
+        " engine and versions; its time is that run's. Times are whole processes: start, snippet, capture.",
+        "",
+        "| | snippets | seconds |",
+        "| --- | ---: | ---: |",
+        f"| executed in this build | {len(executed)} | {_seconds(sum(r.duration for r in executed))} |",
+        f"| from the cache | {len(cached)} | {_seconds(sum(r.duration for r in cached))} |",
+        f"| skipped (need a GPU) | {len(skipped)} | |",
+        f"| failed | {len(failed)} | |",
+        f"| **all** | **{len(results)}** | **{_seconds(sum(r.duration for r in ran))}** |",
+        "",
+        '<div class="docexec-report" markdown>',  # styled: one row per snippet, no wrapped names
+        "",
+        "| snippet | page | status | device | seconds | from the cache |",
+        "| --- | --- | --- | --- | ---: | --- |",
+    ]
+    order = sorted(results.values(), key=lambda r: (r.status == SKIPPED, -r.duration, r.path))
+    for result in order:
+        shown_on = pages.get(result.path, [])
+        anchor = posixpath.splitext(posixpath.basename(result.path))[0]
+        name = f"`{anchor}`"
+        if shown_on:  # a lab is a notebook page: its cells have no snippet anchor
+            lab = shown_on[0].endswith(".ipynb")
+            name = f"[{name}]({shown_on[0]}{'' if lab else '#' + anchor})"
+        where = ", ".join(_page_link(page) for page in shown_on) or "(no page)"
+        ran_here = result.status != SKIPPED
+        device = result.environment.get("device", "") if ran_here else ""
+        seconds = _seconds(result.duration) if ran_here else ""
+        from_cache = ("yes" if result.cached else "no") if ran_here else ""
+        lines.append(f"| {name} | {where} | {_status(result)} | {device} | {seconds} | {from_cache} |")
+    lines += ["", "</div>"]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["PAGE", "markdown"]

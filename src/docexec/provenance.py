@@ -1,0 +1,54 @@
+"""Where and when outputs were produced, said once per page in a reader's words."""
+
+from __future__ import annotations
+
+import datetime
+import html
+import os
+
+ENVIRONMENT_KEYS = ("device", "torch", "python")
+
+
+def build_date() -> datetime.date:
+    """Today (UTC), or the date of ``SOURCE_DATE_EPOCH`` for a reproducible build."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    now = (
+        datetime.datetime.fromtimestamp(int(epoch), datetime.UTC)
+        if epoch
+        else datetime.datetime.now(datetime.UTC)
+    )
+    return now.date()
+
+
+def device_words(environment: dict) -> str:
+    return "a CUDA GPU" if environment.get("device") == "cuda" else "a CPU"
+
+
+def environment_words(environment: dict) -> str:
+    return (
+        f"on {device_words(environment)} with torch {environment.get('torch')}"
+        f" and Python {environment.get('python')}"
+    )
+
+
+def differs(environment: dict, page_environment: dict | None) -> bool:
+    """True when an output was produced elsewhere than the rest of its page (a recorded GPU run)."""
+    if page_environment is None:
+        return False
+    return any(environment.get(key) != page_environment.get(key) for key in ENVIRONMENT_KEYS)
+
+
+def page_line_html(environment: dict, built: datetime.date, notebook: str | None) -> str:
+    """The line under a page's title: where its outputs ran, when, and its notebook."""
+    when = f'<time datetime="{built.isoformat()}">{built.day} {built:%B %Y}</time>'
+    text = f"Outputs on this page were produced {html.escape(environment_words(environment))}, built {when}."
+    if notebook:
+        link = html.escape(notebook, quote=True)
+        text += (
+            f' <a class="docexec-download" href="{link}" download>'
+            "Download this page as a Jupyter notebook</a>"
+        )
+    return f'<p class="docexec-page-line">{text}</p>'
+
+
+__all__ = ["build_date", "device_words", "differs", "environment_words", "page_line_html"]

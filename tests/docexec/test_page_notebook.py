@@ -1,0 +1,124 @@
+"""A page as a notebook: prose, snippets in order with their recorded outputs, an install cell."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+
+from docexec import page_notebook, requirements
+
+PAGE = """\
+---
+tags: [memory]
+---
+# Views { #views }
+
+Intro with a [link](other.md#part) and [one outside](https://pytorch.org).
+
+## A question { #a-question }
+
+/// html | div.answer
+
+!!! short-answer "Short answer"
+    A view shares storage.
+
+%run snippets/page/prints.py
+
+!!! correction
+    **Claimed:** wrong.
+
+%run snippets/page/raises.py
+
+///
+
+Closing words.
+
+%run snippets/page/gpu.py
+"""
+
+
+@pytest.fixture(scope="module")
+def notebook(module_project):
+    project = module_project
+    project.snippet("page/prints.py", "# docexec: timeout=20\nimport torchguide\n\nprint('shared')\n")
+    project.snippet("page/raises.py", '# docexec: raises=ZeroDivisionError\nprint("before")\n1 / 0\n')
+    project.snippet("page/gpu.py", "# docexec: cuda\nimport torch\n\nprint(torch.cuda.device_count())\n")
+    engine = project.engine()
+    results, _ = engine.run(
+        ["snippets/page/prints.py", "snippets/page/raises.py", "snippets/page/gpu.py"], progress=False
+    )
+    built = page_notebook.notebook_for_page(
+        project.root,
+        PAGE,
+        results.__getitem__,
+        engine.environment,
+        "https://example.org/repo",
+        url_of=lambda target: "https://site.example/other/" if target == "other.md" else None,
+    )
+    return nbformat.reads(nbformat.writes(built), as_version=4), engine.environment
+
+
+def test_the_notebook_is_valid_and_its_code_cells_are_the_snippets_in_order(notebook):
+    built, _ = notebook
+    nbformat.validate(built)
+    code = [cell for cell in built.cells if cell.cell_type == "code"][1:]
+    assert [cell.metadata["docexec"]["snippet"] for cell in code] == [
+        "snippets/page/prints.py",
+        "snippets/page/raises.py",
+        "snippets/page/gpu.py",
+    ]
+    assert code[0].source == "import torchguide\n\nprint('shared')"  # no declaration lines
+    assert [output.text for output in code[0].outputs] == ["shared\n"]
+
+
+def test_an_expected_error_is_an_error_output_tagged_so_that_jupyter_runs_on(notebook):
+    built, _ = notebook
+    cell = next(c for c in built.cells if "1 / 0" in c.source)
+    assert cell.metadata["tags"] == ["raises-exception"]
+    assert [o.output_type for o in cell.outputs] == ["stream", "error"]
+    assert cell.outputs[1].ename == "ZeroDivisionError"
+
+
+def test_a_gpu_snippet_without_a_gpu_has_no_output_and_a_note(notebook):
+    built, _ = notebook
+    index = next(i for i, c in enumerate(built.cells) if "device_count" in c.source)
+    assert built.cells[index].outputs == [] and built.cells[index].execution_count is None
+    assert "needs a CUDA GPU" in built.cells[index - 1].source
+
+
+def test_the_first_cell_installs_torch_pinned_and_the_project_for_torchguide(notebook):
+    built, environment = notebook
+    first = built.cells[0]
+    assert first.cell_type == "code"
+    release = environment["torch"].split("+")[0]
+    command = f"%pip install torch=={release} 'pytorch-foundations @ git+https://example.org/repo'"
+    assert command in first.source
+
+
+def test_prose_is_plain_markdown_that_jupyter_reads(notebook):
+    built, _ = notebook
+    prose = "\n".join(c.source for c in built.cells if c.cell_type == "markdown")
+    assert prose.startswith("# Views\n") and "tags:" not in prose  # no front matter, no attributes
+    assert "## A question\n" in prose and "{ #" not in prose and "///" not in prose
+    assert "> **Short answer**\n>\n> A view shares storage." in prose
+    assert "> **Correction**" in prose
+    assert "[link](https://site.example/other/#part)" in prose and "(https://pytorch.org)" in prose
+    assert "Closing words." in prose
+
+
+def test_requirements_map_modules_to_what_pip_installs():
+    found = requirements.requirements({"torch", "os", "numpy", "torchguide"}, "2.13.0+cpu", None)
+    assert found == ["torch==2.13.0", "numpy", "pytorch-foundations"]
+    assert requirements.imported_modules("import a.b\nfrom c.d import e\nfrom . import f\n") == {"a", "c"}
+
+
+@pytest.mark.parametrize(
+    ("src_uri", "name"),
+    [
+        ("week-1/autograd.md", "autograd.ipynb"),
+        ("week-1/day-1/index.md", "day-1.ipynb"),
+        ("index.md", "index.ipynb"),
+    ],
+)
+def test_a_notebook_is_named_after_its_page(src_uri, name):
+    assert page_notebook.file_name(src_uri) == name
