@@ -1,3 +1,4 @@
+# docexec: show=core
 import matplotlib.pyplot as plt
 import torch
 from torch import nn
@@ -7,15 +8,16 @@ x = torch.randn(128, 2)
 y = (x[:, :1] * x[:, 1:2] > 0).float()  # XOR-like: needs several units
 
 
+# --8<-- [start:core]
 def train(constant: bool) -> tuple[torch.Tensor, list[float]]:
     torch.manual_seed(1)
     net = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
     if constant:
         for p in net.parameters():
             nn.init.constant_(p, 0.3)
-    opt = torch.optim.SGD(net.parameters(), lr=0.2)
+    opt = torch.optim.SGD(net.parameters(), lr=0.5)
     history, losses = [], []
-    for _ in range(200):
+    for _ in range(100):
         history.append(net[0].weight[:, 0].detach().clone())
         opt.zero_grad()
         loss = nn.functional.binary_cross_entropy_with_logits(net(x), y)
@@ -39,6 +41,7 @@ print("random init,   unit weights:",
       [round(v, 3) for v in rand_hist[-1].tolist()])
 print(f"final loss: constant {const_loss[-1]:.3f}, "
       f"random {rand_loss[-1]:.3f}")
+# --8<-- [end:core]
 
 fig, axes = plt.subplots(1, 2, figsize=(7, 3), sharey=True)
 for ax, hist, title in [(axes[0], const_hist, "constant 0.3: 4 lines overlap"),

@@ -1,7 +1,9 @@
+# docexec: show=core
 import matplotlib.pyplot as plt
 import torch
 from torch import nn
 
+# --8<-- [start:core]
 z = torch.linspace(-5, 120, 1001, requires_grad=True)
 target = torch.zeros_like(z)
 naive = nn.BCELoss(reduction="none")(torch.sigmoid(z), target)
@@ -16,6 +18,7 @@ assert torch.equal(naive_grad[stuck], torch.zeros_like(z[stuck]))
 assert torch.allclose(fused, nn.functional.softplus(z), atol=1e-5)
 print("first logit where sigmoid == 1.0:",
       round(z[torch.sigmoid(z) == 1.0][0].item(), 3))
+# --8<-- [end:core]
 
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(7, 3))
 zs = z.detach()

@@ -1,3 +1,4 @@
+# docexec: show=core
 import matplotlib.pyplot as plt
 import torch
 from torch import nn
@@ -15,6 +16,7 @@ x_val = torch.randn(512, 20)
 y_val = x_val @ w_true
 
 
+# --8<-- [start:core]
 def train(max_norm: float | None) -> tuple[list[float], float]:
     torch.manual_seed(1)
     model = nn.Linear(20, 1)
@@ -41,6 +43,7 @@ print(f"worst clean-data loss after step 100: plain {max(plain[100:]):.2f},"
       f" clipped {max(clipped[100:]):.2f}")
 print(f"final clean-data loss: plain {plain[-1]:.3f}, "
       f"clipped {clipped[-1]:.3f}")
+# --8<-- [end:core]
 assert max(clipped[100:]) < max(plain[100:]) / 5
 assert clipped[-1] < plain[-1]
 # with clipping, no step moves the weights further than lr * max_norm

@@ -1,3 +1,4 @@
+# docexec: show=core
 import inspect
 
 import torch
@@ -17,6 +18,7 @@ print("nn.ReLU parameters:", list(relu.parameters()),
       "| state_dict:", dict(relu.state_dict()))
 
 
+# --8<-- [start:core]
 class WithModule(nn.Module):
     def __init__(self):
         super().__init__()
@@ -50,6 +52,7 @@ a.act = nn.GELU()  # and it can be swapped without touching forward()
 x3 = torch.randn(2, 3)
 assert torch.equal(a(x3), F.gelu(a.fc(x3)))
 print("swapped:", a.act)
+# --8<-- [end:core]
 
 # Both accept inplace=True: the result overwrites the input's memory
 y = torch.randn(4)

@@ -1,14 +1,21 @@
-# docexec: timeout=120
+# docexec: timeout=60
 import os
 import re
 
 import torch
+import torch._inductor.config
 from torch._dynamo.backends.common import aot_autograd
 from torch._functorch.aot_autograd import make_boxed_func
 from torch._inductor.utils import run_and_get_code
 
 # keep Inductor's on-disk cache inside the working directory
 os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.abspath("inductor_cache")
+# compile in this process: a pool of compile workers takes longer to start
+# than this one kernel takes to compile
+torch._inductor.config.compile_threads = 1
+# Inductor sizes its OpenMP loops to torch's thread count: ask for two, as
+# on any multi-core machine (with one thread it writes a serial loop)
+torch.set_num_threads(2)
 
 
 def f(x):

@@ -1,25 +1,26 @@
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-torch.manual_seed(0)
-n = 64
-A, B, v = torch.randn(n, n), torch.randn(n, n), torch.randn(n)
 
-
-def flops(fn):
+def einsum_flops(equation: str, *operands: torch.Tensor) -> int:
     with FlopCounterMode(display=False) as counter:
-        out = fn()
-    return out, counter.get_total_flops()
+        torch.einsum(equation, *operands)
+    return counter.get_total_flops()
 
 
-# Without the opt_einsum package, torch contracts operands left to right.
-with torch.backends.opt_einsum.flags(enabled=False):
-    r1, f1 = flops(lambda: torch.einsum("ij,jk,k->i", A, B, v))
-    r2, f2 = flops(lambda: torch.einsum("k,jk,ij->i", v, B, A))
-
-torch.testing.assert_close(r1, r2, rtol=1e-4, atol=1e-3)
-assert f1 == 2 * n**3 + 2 * n**2  # (A @ B) first: an n x n intermediate
-assert f2 == 2 * n**2 + 2 * n**2  # (B @ v) first: only vectors
+torch.manual_seed(0)
+for n in (64, 256):
+    A, B, v = torch.randn(n, n), torch.randn(n, n), torch.randn(n)
+    # Without the opt_einsum package, torch contracts left to right.
+    with torch.backends.opt_einsum.flags(enabled=False):
+        torch.testing.assert_close(torch.einsum("ij,jk,k->i", A, B, v),
+                                   torch.einsum("k,jk,ij->i", v, B, A),
+                                   rtol=1e-3, atol=1e-2)
+        f1 = einsum_flops("ij,jk,k->i", A, B, v)
+        f2 = einsum_flops("k,jk,ij->i", v, B, A)
+    assert f1 == 2 * n**3 + 2 * n**2  # (A @ B) first: an n x n intermediate
+    assert f2 == 2 * n**2 + 2 * n**2  # (B @ v) first: only vectors
+    assert f1 / f2 == (n + 1) / 2  # the penalty grows with n
+    print(f"n={n}: 'ij,jk,k->i' {f1} flops, 'k,jk,ij->i' {f2} flops, "
+          f"ratio {f1 / f2} = (n + 1) / 2")
 print("opt_einsum available here:", torch.backends.opt_einsum.is_available())
-print("'ij,jk,k->i' flops:", f1)
-print("'k,jk,ij->i' flops:", f2, f"({f1 // f2}x fewer)")

@@ -1,0 +1,44 @@
+# docexec: show=core
+import torch
+import torch._dynamo  # noqa: F401  (imported once, before the fork)
+import torch.distributed as dist
+import torch.multiprocessing as mp
+from torch import nn
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.fsdp import fully_shard
+from torch.distributed.tensor import DTensor
+
+WORLD = 2
+
+
+# --8<-- [start:core]
+def worker(rank, queue):
+    dist.init_process_group(
+        "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
+        world_size=WORLD)
+    torch.manual_seed(0)
+    model = nn.Linear(4, 6)
+    fully_shard(model, mesh=init_device_mesh("cpu", (WORLD,)))
+    assert isinstance(model.weight, DTensor)  # a sharded parameter
+    opt = torch.optim.Adam(model.parameters())
+    model(torch.ones(2, 4)).sum().backward()
+    opt.step()  # the Adam moments are created with the weight's shape
+    shapes = {
+        "full weight": model.weight.full_tensor().shape,  # all-gathers
+        "local weight": model.weight.to_local().shape,
+        "local grad": model.weight.grad.to_local().shape,
+        "local exp_avg": opt.state[model.weight]["exp_avg"].to_local().shape,
+    }
+    queue.put((rank, {k: tuple(v) for k, v in shapes.items()}))
+    dist.destroy_process_group()
+# --8<-- [end:core]
+
+
+queue = mp.get_context("fork").SimpleQueue()
+mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="fork")
+for rank, shapes in sorted(queue.get() for _ in range(WORLD)):
+    assert shapes["full weight"] == (6, 4)
+    # each rank holds 3 of the 6 rows of the weight, its grad and its state
+    assert (shapes["local weight"] == shapes["local grad"]
+            == shapes["local exp_avg"] == (3, 4))
+    print(f"rank {rank}:", shapes)

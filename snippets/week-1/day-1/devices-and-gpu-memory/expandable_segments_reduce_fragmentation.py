@@ -1,0 +1,38 @@
+# docexec: cuda
+import torch
+
+MiB = 2**20
+dev = torch.device("cuda")
+
+
+def reserved_for_growing_tensors() -> int:
+    """MiB the allocator keeps after tensors of 64, 128, ... 512 MiB."""
+    torch.cuda.empty_cache()
+    base = torch.cuda.memory_reserved(dev)
+    for n in range(1, 9):  # e.g. a batch that grows step by step
+        x = torch.empty(n * 64 * MiB, dtype=torch.uint8, device=dev)
+        del x  # freed: its block stays cached, but is too small next time
+    grown = (torch.cuda.memory_reserved(dev) - base) // MiB
+    torch.cuda.empty_cache()
+    return grown
+
+
+default = reserved_for_growing_tensors()
+try:  # the out-of-memory message itself names the setting
+    torch.empty(2**50, dtype=torch.uint8, device=dev)
+except torch.OutOfMemoryError as e:
+    hint = "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
+    assert hint in str(e)
+
+# the same as starting the process with
+# PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True in its environment
+torch._C._accelerator_setAllocatorSettings("expandable_segments:True")
+expandable = reserved_for_growing_tensors()
+torch._C._accelerator_setAllocatorSettings("expandable_segments:False")
+
+# default: a new segment per size, 64 + 128 + ... + 512 = 2304 MiB kept;
+# expandable: one segment that grows to the largest tensor (plus a page)
+assert 2200 <= default <= 2400 and expandable < 600
+print(f"largest tensor 512 MiB | reserved afterwards: default "
+      f"{default} MiB, expandable segments {expandable} MiB")
+print("the out-of-memory message suggests:", hint)

@@ -1,0 +1,30 @@
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+x = torch.randn(128, 8)
+y = torch.tanh(x @ torch.randn(8, 1))
+
+
+def train(optimizer, lr: float, reduction: str) -> float:
+    torch.manual_seed(1)
+    net = nn.Sequential(nn.Linear(8, 256), nn.ReLU(), nn.Linear(256, 1))
+    opt = optimizer(net.parameters(), lr=lr)
+    for _ in range(30):
+        opt.zero_grad()
+        # "sum" instead of "mean" makes every gradient 128x larger
+        nn.functional.mse_loss(net(x), y, reduction=reduction).backward()
+        opt.step()
+    return nn.functional.mse_loss(net(x), y).item()
+
+
+adam = {r: train(torch.optim.Adam, 1e-2, r) for r in ("mean", "sum")}
+sgd = {r: train(torch.optim.SGD, 1e-1, r) for r in ("mean", "sum")}
+
+# Adam divides the step by the gradient's running RMS: same trajectory
+assert abs(adam["sum"] - adam["mean"]) < 1e-4 * adam["mean"]
+# SGD's step is lr * gradient: 128x larger steps and it diverges
+assert sgd["mean"] < 0.5 and not sgd["sum"] < 0.5
+for name, res in (("Adam, lr 1e-2", adam), ("SGD,  lr 1e-1", sgd)):
+    print(f"{name}: loss after 30 steps with reduction='mean' "
+          f"{res['mean']:.4f}, with 'sum' {res['sum']:.4g}")
