@@ -61,8 +61,8 @@ def markdown(
         "",
         '<div class="docexec-report" markdown>',  # styled: one row per snippet, no wrapped names
         "",
-        "| snippet | page | status | device | seconds | from the cache |",
-        "| --- | --- | --- | --- | ---: | --- |",
+        "| seconds | snippet | status | from the cache | device | page |",
+        "| ---: | --- | --- | --- | --- | --- |",
     ]
     order = sorted(results.values(), key=lambda r: (r.status == SKIPPED, -r.duration, r.path))
     for result in order:
@@ -77,7 +77,7 @@ def markdown(
         device = result.environment.get("device", "") if ran_here else ""
         seconds = _seconds(result.duration) if ran_here else ""
         from_cache = ("yes" if result.cached else "no") if ran_here else ""
-        lines.append(f"| {name} | {where} | {_status(result)} | {device} | {seconds} | {from_cache} |")
+        lines.append(f"| {seconds} | {name} | {_status(result)} | {from_cache} | {device} | {where} |")
     lines += ["", "</div>"]
     return "\n".join(lines) + "\n"
 
