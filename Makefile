@@ -25,8 +25,8 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP) ## create .venv and install the project (skipped when up to date)
 
-serve: $(STAMP) ## serve the site on 127.0.0.1:8000 (ADDR=...), rebuilding on every change; errors show on the page
-	$(BIN)/mkdocs serve --dev-addr $(ADDR)
+serve: $(STAMP) ## the live preview on 127.0.0.1:8000 (ADDR=...); PAGE=week-1/autograd renders that page only, faster
+	$(if $(PAGE),DOCEXEC_FOCUS="$(PAGE)") $(BIN)/mkdocs serve --dev-addr $(ADDR)
 
 build: $(STAMP) ## build the site into site/, failing on any warning or snippet error
 	$(BIN)/mkdocs build --strict

@@ -9,7 +9,12 @@ import hashlib
 import logging
 import os
 import posixpath
+import shutil
+import tempfile
+import threading
+import time
 from pathlib import Path
+from urllib.parse import urljoin
 
 import nbformat
 from mkdocs.config import base, config_options
@@ -18,9 +23,10 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from docexec import build_report, labs, page_notebook, provenance
+from docexec import build_report, checks, labs, page_notebook, provenance
 from docexec.engine import DeclarationError, Engine, Summary
 from docexec.markdown_ext import RunExtension, SnippetRenderer, directive_lines
+from docexec.preview import Preview, pending_result
 from docexec.result import FAILED, SKIPPED, Figure, Result
 
 log = logging.getLogger("mkdocs.plugins.docexec")
@@ -34,12 +40,40 @@ class DocexecConfig(base.Config):
 
 
 class DocexecPlugin(BasePlugin[DocexecConfig]):
+    # Under `mkdocs serve` one instance lives through every rebuild (it has on_startup), and the
+    # preview's engine and warm servers with it.
+    serving = False
+    preview: Preview | None = None
+    pending: frozenset[str] | set[str] = frozenset()  # snippets of the preview still running
+    focus: frozenset[str] = frozenset()  # a focused preview renders only these pages in full
+    _builds_started = 0
+    _building = False
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+
+    def on_shutdown(self) -> None:
+        if self.preview is not None:
+            self.preview.close()
+            shutil.rmtree(self._signal.parent, ignore_errors=True)
+
+    def on_serve(self, server, config: MkDocsConfig, builder):  # type: ignore[no-untyped-def]
+        if self.preview is not None:
+            server.watch(str(self._signal.parent))  # the background run asks for rebuilds here
+            self._watching.set()
+        return server
+
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent.resolve()
         # DOCEXEC_EXECUTE=0 switches execution off for one run: pages show code only.
         self.execute = self.config.execute and os.environ.get("DOCEXEC_EXECUTE", "1") != "0"
+        # DOCEXEC_FOCUS=week-1/autograd (`make serve PAGE=...`): a preview of those pages only.
+        self.focus = focused_pages(os.environ.get("DOCEXEC_FOCUS", "")) if self.serving else frozenset()
         self._page_dir = ""
-        self.engine = Engine(self.root, force=self.config.force, workers=self.config.workers)
+        self.engine = self._engine()
+        self._builds_started += 1
+        self._building = True
+        self._page_pending: set[str] = set()  # snippets of the page being rendered still running
         self.results: dict[str, Result] = {}
         self.summary = Summary()
         self.built = provenance.build_date()
@@ -63,11 +97,13 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         for file in files.documentation_pages():
             if not file.src_uri.endswith(".md") or file.abs_src_path is None:
                 continue  # generated pages hold no %run lines of a contributor
+            if not self._in_focus(file.src_uri):
+                continue  # a focused preview shows the other pages as stubs
             text = Path(file.abs_src_path).read_text(encoding="utf-8")
             for _, _, path in directive_lines(text.splitlines()):
                 page_sources[file.src_uri] = text
                 shown_on.setdefault(path, []).append(file.src_uri)
-        lab_paths = labs.lab_snippets(self.root)
+        lab_paths = [p for p in labs.lab_snippets(self.root) if self._in_focus(labs.page_uri(p))]
         for path in lab_paths:
             shown_on.setdefault(path, []).append(labs.page_uri(path))
         runnable = []
@@ -78,8 +114,11 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
                     runnable.append(path)
             except DeclarationError:
                 pass  # reported where the page uses it, with the page's line
-        if self.execute:
+        if self.preview is not None:
+            self.results, self.summary, self.pending = self.preview.results(runnable)
+        elif self.execute:
             self.results, self.summary = self.engine.run(runnable)
+        self._check(files, config, set(shown_on))
         self._add_labs(lab_paths, files, config)
         self._add_page_notebooks(page_sources, files, config)
         figures = {figure_name(f): f for result in self.results.values() for f in result.figures}
@@ -98,7 +137,9 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             if result.status == FAILED:
                 log.warning("lab %s failed: %s", labs.page_uri(path), result.failure)
             try:
-                labs.write_notebook(self.root, path, result, notebook_root)
+                labs.write_notebook(
+                    self.root, path, result, notebook_root, self.engine.environment, self.repository
+                )
             except labs.LabError as error:
                 log.warning("%s", error)
                 continue
@@ -141,10 +182,24 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             )
             self.notebooks[src_uri] = name
 
+    def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
+        if self._in_focus(page.file.src_uri) or not page.file.src_uri.endswith(".md"):
+            return None
+        shown = ", ".join(sorted(self.focus - {"index.md"}))
+        return (
+            f"# {page.title or page.file.src_uri}\n\n"
+            '!!! info "Not rendered in this preview"\n'
+            f"    This preview renders only {shown}; `make serve` without `PAGE=` renders every page.\n"
+        )
+
+    def _in_focus(self, src_uri: str) -> bool:
+        return not self.focus or src_uri in self.focus
+
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         docs_dir = Path(config.docs_dir).resolve().relative_to(self.root).as_posix()
         self.renderer.start_page(f"{docs_dir}/{page.file.src_uri}", page.file.src_uri)
         self._page_dir = posixpath.dirname(page.file.src_uri)
+        self._page_pending = set()
         return markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -152,6 +207,8 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         # HTML ids, so links to it ("Shown by") would be reported as broken: register them.
         if page.present_anchor_ids is not None:
             page.present_anchor_ids |= self.renderer.anchors
+        if self._page_pending:
+            html = _after_title(html, self._pending_note(len(self._page_pending)))
         lab = page.file.src_uri in self.lab_pages
         if lab:
             html = labs.lighten(html)
@@ -161,13 +218,74 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             html = _after_title(html, line)
         return html
 
+    def on_page_context(self, context, page: Page, config: MkDocsConfig, nav):  # type: ignore[no-untyped-def]
+        if page.file.src_uri in self.lab_pages and config.edit_uri:  # a lab's source is its snippet
+            snippet = f"{labs.LABS_DIR}/{posixpath.basename(page.file.src_uri).removesuffix('.ipynb')}.py"
+            page.edit_url = urljoin(config.edit_uri, "../" + snippet)
+        return context
+
     def on_post_build(self, config: MkDocsConfig) -> None:
-        if self.execute:
+        self._building = False
+        if self.pending:
+            log.info("docexec: %s; %d still running", self.summary.line(), len(self.pending))
+        elif self.execute:
             log.info("docexec: %s", self.summary.line())
         else:
             log.info("docexec: execution is switched off (plugin option execute: false)")
 
+    def _engine(self) -> Engine:
+        """A new engine per build; in the preview, one for all its builds, started at once."""
+        if not (self.serving and self.execute):
+            return Engine(self.root, force=self.config.force, workers=self.config.workers)
+        if self.preview is None:
+            engine = Engine(self.root, force=self.config.force, workers=self.config.workers, keep_warm=True)
+            engine.warm_up()
+            self.preview = Preview(engine, self._ask_for_rebuild)
+            self._signal = Path(tempfile.mkdtemp(prefix="docexec-preview-")) / "outputs-arrived"
+            self._watching = threading.Event()
+        return self.preview.engine
+
+    def _ask_for_rebuild(self) -> None:
+        """Touch a file the server watches (its public API for plugins); again if no build
+        started, as when the server was not watching yet."""
+        self._watching.wait()
+        started = self._builds_started
+        for attempt in range(10):
+            self._signal.write_text(f"{started} {attempt}\n", encoding="utf-8")
+            time.sleep(2.0)
+            if self._builds_started != started or self._building:
+                return
+
+    def _pending_note(self, count: int) -> str:
+        progress = self.preview.progress() if self.preview else ""
+        return (
+            '<div class="admonition info docexec-pending"><p class="admonition-title">Outputs on '
+            f"their way</p><p>{count} snippet{'s' if count != 1 else ''} of this page "
+            f"{'are' if count != 1 else 'is'} still running ({progress}); the page reloads with "
+            "their outputs.</p></div>"
+        )
+
+    def _check(self, files: Files, config: MkDocsConfig, used: set[str]) -> None:
+        """What `docexec.checks` finds, as warnings: the strict build fails on them, the preview
+        shows the pages anyway."""
+        snippets = self.engine.all_snippets()
+        if self.focus:  # only the focused pages' own snippets can be judged
+            folders = {"snippets/" + uri.rsplit(".", 1)[0] + "/" for uri in self.focus}
+            snippets = [path for path in snippets if path.startswith(tuple(folders))]
+        problems = checks.unused_snippets(snippets, used)
+        problems += [problem for problem in map(checks.snippet_name, snippets) if problem]
+        docs_dir = Path(config.docs_dir).resolve().relative_to(self.root).as_posix()
+        for file in files.documentation_pages():
+            if file.src_uri.endswith(".md") and file.abs_src_path and self._in_focus(file.src_uri):
+                text = Path(file.abs_src_path).read_text(encoding="utf-8")
+                problems += checks.page_code_blocks(text, f"{docs_dir}/{file.src_uri}")
+        for problem in problems:
+            log.warning("%s", problem)
+
     def _result(self, path: str) -> Result:
+        if path in self.pending:
+            self._page_pending.add(path)
+            return pending_result(path, self.engine.environment)
         if path not in self.results:
             if not self.execute:
                 return Result(path=path, status=SKIPPED, failure="execution is switched off")
@@ -177,6 +295,15 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
 
     def _figure_url(self, figure: Figure) -> str:
         return posixpath.relpath(f"{FIGURES_DIR}/{figure_name(figure)}", self._page_dir or ".")
+
+
+def focused_pages(value: str) -> frozenset[str]:
+    """``week-1/autograd, docs/labs/x.ipynb`` -> the pages' paths under docs/, with the home page."""
+    pages = set()
+    for item in value.replace(",", " ").split():
+        uri = item.removeprefix("docs/")
+        pages.add(uri if uri.endswith((".md", ".ipynb")) else uri + ".md")
+    return frozenset(pages | {"index.md"}) if pages else frozenset()
 
 
 def _published_url(target: str, src_uri: str, files: Files, config: MkDocsConfig) -> str | None:

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml
 
+ROOT = Path(__file__).resolve().parents[2]
 MKDOCS_YML = """\
 site_name: tiny
 theme: {name: material, font: false}
@@ -42,14 +46,15 @@ print("second cell:", value + 1)
 def site(project) -> Path:
     (project.root / "mkdocs.yml").write_text(MKDOCS_YML)
     (project.root / "docs").mkdir()
-    (project.root / "docs" / "index.md").write_text("# Tiny\n\nText.\n\n%run snippets/page/hello.py\n")
-    project.snippet("page/hello.py", "print('hello from the snippet')\n")
+    (project.root / "docs" / "index.md").write_text("# Tiny\n\nText.\n\n%run snippets/page/hello_world.py\n")
+    project.snippet("page/hello_world.py", "print('hello from the snippet')\n")
     project.snippet("labs/steps.py", LAB)
     return project.root
 
 
 def mkdocs(root: Path, *args: str, **kwargs) -> subprocess.CompletedProcess | subprocess.Popen:
     env = {**os.environ, "DOCEXEC_CACHE_DIR": str(root / ".cache"), "NO_MKDOCS_2_WARNING": "1"}
+    env.update(kwargs.pop("env", {}))
     command = [sys.executable, "-m", "mkdocs", *args]
     if kwargs.pop("background", False):
         return subprocess.Popen(
@@ -102,18 +107,18 @@ def test_a_lab_is_a_notebook_page_with_each_cells_output_and_a_download(site):
 
 
 def test_a_broken_snippet_fails_the_strict_build_naming_page_and_snippet_line(site, project):
-    project.snippet("page/hello.py", "import torch\ntorch.ones(2).view(3)\n")
+    project.snippet("page/hello_world.py", "import torch\ntorch.ones(2).view(3)\n")
     result = mkdocs(site, "build", "--strict")
     assert result.returncode != 0
-    assert "docs/index.md:5: snippet failed: snippets/page/hello.py:2: RuntimeError" in result.stderr
+    assert "docs/index.md:5: snippet failed: snippets/page/hello_world.py:2: RuntimeError" in result.stderr
     assert "Aborted with 1 warnings in strict mode" in result.stdout + result.stderr
 
 
 def test_a_bad_declaration_fails_the_strict_build_with_file_and_line(site, project):
-    project.snippet("page/hello.py", "print(1)\n# docexec: timeout=never\n")
+    project.snippet("page/hello_world.py", "print(1)\n# docexec: timeout=never\n")
     result = mkdocs(site, "build", "--strict")
     assert result.returncode != 0
-    assert "snippets/page/hello.py:2: timeout=never is not a positive number" in result.stderr
+    assert "snippets/page/hello_world.py:2: timeout=never is not a positive number" in result.stderr
 
 
 def _free_port() -> int:
@@ -136,17 +141,141 @@ def _fetch_until(url: str, wanted: str, seconds: float) -> str:
 
 
 def test_serve_shows_an_error_on_the_page_keeps_serving_and_picks_up_the_fix(site, project):
-    project.snippet("page/hello.py", "undefined_name\n")
+    project.snippet("page/hello_world.py", "undefined_name\n")
     port = _free_port()
     server = mkdocs(site, "serve", "--dev-addr", f"127.0.0.1:{port}", background=True)
     try:
         url = f"http://127.0.0.1:{port}/"
         _fetch_until(url, "This snippet failed", 120)
-        project.snippet("page/hello.py", "print('fixed output')\n")
+        project.snippet("page/hello_world.py", "print('fixed output')\n")
         _fetch_until(url, "fixed output", 120)
         assert server.poll() is None
     finally:
         server.terminate()
         log = server.communicate(timeout=30)[0]
-    assert "docs/index.md:5: snippet failed: snippets/page/hello.py:1: NameError" in log
+    assert "docs/index.md:5: snippet failed: snippets/page/hello_world.py:1: NameError" in log
     assert "docexec: 1 executed, 1 cached" in log  # only the edited snippet ran again
+
+
+def test_snippets_no_page_runs_fail_the_strict_build_each_named_with_its_file(site, project):
+    project.snippet("page/unused_first_claim.py", "print(1)\n")
+    project.snippet("page/unused_second_claim.py", "print(2)\n")
+    project.snippet("page/example1.py", "print(3)\n")
+    result = mkdocs(site, "build", "--strict")
+    assert result.returncode != 0
+    for name in ("unused_first_claim.py", "unused_second_claim.py", "example1.py"):
+        assert f"snippets/page/{name}:1: no page runs this snippet" in result.stderr
+    assert "snippets/page/example1.py:1: the name 'example1.py' does not say what" in result.stderr
+
+
+def test_code_written_on_a_page_fails_the_strict_build_with_page_and_line(site):
+    (site / "docs" / "index.md").write_text(
+        "# Tiny\n\n%run snippets/page/hello_world.py\n\n"
+        '!!! correction "A claim"\n    **Claimed:** x\n\n    ```python\n    print(1)\n    ```\n\n'
+        "Text.\n\n    x = 1\n"
+    )
+    result = mkdocs(site, "build", "--strict")
+    assert result.returncode != 0
+    assert "docs/index.md:8: a python code block written on the page" in result.stderr
+    assert "docs/index.md:14: an indented code block" in result.stderr
+
+
+def test_a_page_missing_from_the_navigation_fails_the_strict_build(site):
+    """With the project's own validation settings (MkDocs reports the page; strict fails on it)."""
+    own = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=_IgnoringTags)  # noqa: S506 - SafeLoader
+    (site / "mkdocs.yml").write_text(MKDOCS_YML + yaml.safe_dump({"validation": own["validation"]}))
+    (site / "docs" / "forgotten.md").write_text("# Forgotten\n\nText.\n")
+    result = mkdocs(site, "build", "--strict")
+    assert result.returncode != 0
+    assert 'not included in the "nav" configuration' in result.stderr and "forgotten.md" in result.stderr
+
+
+class _IgnoringTags(yaml.SafeLoader):
+    """Reads mkdocs.yml without MkDocs' own tags (``!relative``)."""
+
+
+_IgnoringTags.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+def _warm_servers(pid: int) -> set[int]:
+    """The engine's warm servers among the children of process ``pid``."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            try:
+                if b"docexec.server" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    found.add(int(child))
+            except OSError:
+                pass  # ended meanwhile
+    return found
+
+
+def _stop(server: subprocess.Popen) -> str:
+    """Ctrl-C, as a contributor stops the preview (MkDocs then runs the plugins' on_shutdown)."""
+    server.send_signal(signal.SIGINT)
+    try:
+        return server.communicate(timeout=60)[0]
+    except subprocess.TimeoutExpired:
+        server.kill()
+        return server.communicate()[0]
+
+
+def test_the_previews_warm_servers_live_through_rebuilds_and_end_with_it(site, project):
+    port = _free_port()
+    server = mkdocs(site, "serve", "--dev-addr", f"127.0.0.1:{port}", background=True)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        _fetch_until(url, "hello from the snippet", 120)
+        warm = _warm_servers(server.pid)
+        assert warm, "the preview keeps no warm server"
+        project.snippet("page/hello_world.py", "print('edited output')\n")
+        _fetch_until(url, "edited output", 120)
+        assert _warm_servers(server.pid) == warm  # the same processes: torch was not imported again
+    finally:
+        log = _stop(server)
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{pid}").exists() for pid in warm) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in warm), log[-2000:]
+
+
+def test_the_preview_serves_pages_before_many_snippets_have_run_then_fills_them_in(site, project):
+    lines = []
+    for step in range(6):
+        code = f"import time\ntime.sleep(3)\nprint('ran step', 100 + {step})\n"  # not in the source
+        path = project.snippet(f"page/slow_step_{step}.py", code)
+        lines.append(f"%run {path}")
+    (site / "docs" / "index.md").write_text("# Tiny\n\n" + "\n\n".join(lines) + "\n")
+    port = _free_port()
+    server = mkdocs(site, "serve", "--dev-addr", f"127.0.0.1:{port}", background=True)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        first = _fetch_until(url, "Outputs on their way", 120)
+        assert "ran step 105" not in first
+        page = _fetch_until(url, "ran step 105", 180)
+        assert "Outputs on their way" not in page and all(f"ran step {100 + n}" in page for n in range(6))
+    finally:
+        log = _stop(server)
+    assert "still running" in log and "ran in the background" in log
+
+
+def test_a_focused_preview_renders_its_page_in_full_and_the_others_as_stubs(site, project):
+    for name in ("focused", "elsewhere"):
+        (site / "docs" / f"{name}.md").write_text(f"# {name}\n\n%run snippets/{name}/prints_its_page.py\n")
+        project.snippet(f"{name}/prints_its_page.py", f"print('printed for', '{name}'.upper())\n")
+    nav = "  - index.md\n  - focused.md\n  - elsewhere.md\n"
+    (site / "mkdocs.yml").write_text(MKDOCS_YML.replace("  - index.md\n", nav))
+    port = _free_port()
+    focus = {"DOCEXEC_FOCUS": "focused"}
+    server = mkdocs(site, "serve", "--dev-addr", f"127.0.0.1:{port}", background=True, env=focus)
+    try:
+        _fetch_until(f"http://127.0.0.1:{port}/focused/", "printed for FOCUSED", 120)
+        home = _fetch_until(f"http://127.0.0.1:{port}/", "hello from the snippet", 60)  # always in full
+        assert "Not rendered in this preview" not in home
+        elsewhere = _fetch_until(f"http://127.0.0.1:{port}/elsewhere/", "Not rendered in this preview", 60)
+        assert "printed for ELSEWHERE" not in elsewhere
+        with pytest.raises(urllib.error.HTTPError, match="404"):  # the lab is left out
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/labs/steps/", timeout=30)
+    finally:
+        log = _stop(server)
+    assert "docexec: 2 executed, 0 cached" in log  # the snippets of the home page and the focused one
