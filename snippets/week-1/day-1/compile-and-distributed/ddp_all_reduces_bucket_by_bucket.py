@@ -1,9 +1,5 @@
-# docexec: show=core
+# docexec: show=core timeout=120
 import torch
-
-# DDP imports torch._dynamo when first built: import it once, before the
-# ranks are forked, rather than once in each rank
-import torch._dynamo  # noqa: F401
 import torch.distributed as dist
 import torch.multiprocessing as mp
 from torch import nn
@@ -42,12 +38,14 @@ def worker(rank, queue):
         events.clear()
         ddp(torch.randn(8, 256)).sum().backward()
         queue.put((rank, step, list(events)))
+    dist.barrier()  # both ranks done before either tears the group down
     dist.destroy_process_group()
 # --8<-- [end:core]
 
 
-queue = mp.get_context("fork").SimpleQueue()
-mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="fork")
+# spawn, not fork: a forked gloo rank hung in about one run of six
+queue = mp.get_context("spawn").SimpleQueue()
+mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="spawn")
 results = sorted(queue.get() for _ in range(2 * WORLD))
 first, second = results[0][2], results[1][2]  # rank 0, steps 0 and 1
 
