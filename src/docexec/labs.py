@@ -13,7 +13,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from docexec.page_notebook import figure_output
+from docexec.page_notebook import figure_output, install_cell
 from docexec.result import Result
 
 LABS_DIR = "snippets/labs"
@@ -33,8 +33,13 @@ class LabError(ValueError):
     pass
 
 
-def notebook_from(root: Path, path: str, result: Result) -> nbformat.NotebookNode:
-    notebook = jupytext.reads((root / path).read_text(encoding="utf-8"), fmt="py:percent")
+def notebook_from(
+    root: Path, path: str, result: Result, environment: dict | None = None, repository: str | None = None
+) -> nbformat.NotebookNode:
+    """The lab with its recorded outputs; given the ``environment`` the outputs came from, with a
+    cell that installs what it imports before its first code cell."""
+    source = (root / path).read_text(encoding="utf-8")
+    notebook = jupytext.reads(source, fmt="py:percent")
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     if result.cells and len(result.cells) > len(code_cells):
         raise LabError(
@@ -60,6 +65,9 @@ def notebook_from(root: Path, path: str, result: Result) -> nbformat.NotebookNod
                 traceback=exception["traceback"].splitlines(),
             )
         )
+    if environment is not None and code_cells:
+        install = install_cell([source], environment, repository)
+        notebook.cells.insert(notebook.cells.index(code_cells[0]), install)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     return notebook
 
@@ -81,11 +89,18 @@ def lighten(html: str) -> str:
     return _INLINE_WEIGHT.sub("", html)
 
 
-def write_notebook(root: Path, path: str, result: Result, pages_root: Path) -> Path:
+def write_notebook(
+    root: Path,
+    path: str,
+    result: Result,
+    pages_root: Path,
+    environment: dict | None = None,
+    repository: str | None = None,
+) -> Path:
     """Write the filled notebook to ``pages_root/labs/`` and return its path."""
     target = pages_root / page_uri(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    text = nbformat.writes(notebook_from(root, path, result))
+    text = nbformat.writes(notebook_from(root, path, result, environment, repository))
     if not target.exists() or target.read_text(encoding="utf-8") != text:
         # Atomic, like the result cache: a build running beside this one never reads half a notebook.
         temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")

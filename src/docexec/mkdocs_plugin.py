@@ -1,7 +1,10 @@
 """MkDocs glue: runs every snippet the pages reference before any page renders (in parallel,
 cached), hands the results to the ``%run`` Markdown extension, and adds to the site as generated
 files: the figures, the lab notebooks, a notebook of each page that runs snippets, and the build
-report."""
+report. It also warns, with file and line, of what `docexec.checks` finds (strict builds fail).
+
+Under ``mkdocs serve`` the instance lives as long as the preview (`docexec.preview`): one engine
+and its warm servers for every rebuild, and pages served before many snippets have run."""
 
 from __future__ import annotations
 

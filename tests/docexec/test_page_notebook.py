@@ -122,3 +122,24 @@ def test_requirements_map_modules_to_what_pip_installs():
 )
 def test_a_notebook_is_named_after_its_page(src_uri, name):
     assert page_notebook.file_name(src_uri) == name
+
+
+def test_a_lab_notebook_installs_what_it_imports_before_its_first_code_cell(module_project):
+    from docexec import labs
+
+    path = module_project.snippet(
+        "labs/tiny_lab.py",
+        "# %% [markdown]\n# # A lab\n\n# %%\nimport torch\n\nprint(torch.ones(2).sum().item())\n",
+    )
+    engine = module_project.engine()
+    result = engine.run([path], progress=False)[0][path]
+    notebook = labs.notebook_from(module_project.root, path, result, engine.environment, None)
+    nbformat.validate(notebook)
+    kinds = [(cell.cell_type, cell.source.splitlines()[-1]) for cell in notebook.cells]
+    release = engine.environment["torch"].split("+")[0]
+    assert kinds == [
+        ("markdown", "# A lab"),
+        ("code", f"%pip install torch=={release}"),
+        ("code", "print(torch.ones(2).sum().item())"),
+    ]
+    assert notebook.cells[2].outputs[0].text == "2.0\n"
