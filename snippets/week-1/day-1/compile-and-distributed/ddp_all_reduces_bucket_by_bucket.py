@@ -43,19 +43,21 @@ def worker(rank, queue):
 # --8<-- [end:core]
 
 
-# spawn, not fork: a forked gloo rank hung in about one run of six
-queue = mp.get_context("spawn").SimpleQueue()
-mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="spawn")
-results = sorted(queue.get() for _ in range(2 * WORLD))
-first, second = results[0][2], results[1][2]  # rank 0, steps 0 and 1
+# spawn, not fork: a forked gloo rank hung in about one run of six; each
+# spawned rank imports this file again, so the start is under the guard
+if __name__ == "__main__":
+    queue = mp.get_context("spawn").SimpleQueue()
+    mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="spawn")
+    results = sorted(queue.get() for _ in range(2 * WORLD))
+    first, second = results[0][2], results[1][2]  # rank 0, steps 0 and 1
 
-# step 0: DDP does not know the order yet, so one bucket at the end
-assert first == ["grad 3", "grad 2", "grad 1", "grad 0",
-                 "all-reduce [0, 1, 2, 3]"]
-# from step 1: buckets rebuilt in the order gradients arrived, and each
-# all-reduce starts while backward still computes the earlier layers
-assert second == ["grad 3", "all-reduce [3]", "grad 2", "all-reduce [2]",
-                  "grad 1", "all-reduce [1]", "grad 0", "all-reduce [0]"]
-assert results[2][2] == first and results[3][2] == second  # rank 1 alike
-print("step 0:", " | ".join(first))
-print("step 1:", " | ".join(second))
+    # step 0: DDP does not know the order yet, so one bucket at the end
+    assert first == ["grad 3", "grad 2", "grad 1", "grad 0",
+                     "all-reduce [0, 1, 2, 3]"]
+    # from step 1: buckets rebuilt in the order gradients arrived, and each
+    # all-reduce starts while backward still computes the earlier layers
+    assert second == ["grad 3", "all-reduce [3]", "grad 2", "all-reduce [2]",
+                      "grad 1", "all-reduce [1]", "grad 0", "all-reduce [0]"]
+    assert results[2][2] == first and results[3][2] == second  # rank 1 alike
+    print("step 0:", " | ".join(first))
+    print("step 1:", " | ".join(second))
