@@ -40,10 +40,17 @@ mp.start_processes(worker, args=(queue, errors_seen), nprocs=WORLD,
 results = sorted(queue.get() for _ in range(WORLD))
 
 assert default_pg_timeout == timedelta(minutes=30)
-(_, sums0, end0), (_, sums1, end1) = results
-assert "Timed out" in end0 and "Timed out" in end1
+ends = [end for _, _, end in results]
+assert "finished" not in ends  # both ranks stop with an error
+# the first rank to time out drops its connections: the other rank sees
+# its own timeout or, when it comes first, "Connection closed by peer"
+assert any(end.startswith("Timed out") for end in ends)
+assert all(end.startswith(("Timed out", "Connection closed by peer"))
+           for end in ends)
+(_, sums0, _), (_, sums1, _) = results
 # rank 0's step-1 all_reduce met rank 1's step-2 one: 10 + 20, not 10 + 10
 assert sums0 == [0.0, 30.0] and sums1 == [0.0, 30.0]
 for rank, sums, end in results:
-    print(f"rank {rank}: all_reduce results {sums}, then: {end}")
+    reason = end.split(" [")[0].split(". ")[0]  # without the peer's port
+    print(f"rank {rank}: all_reduce results {sums}, then: {reason}")
 print("without timeout=, the ranks would wait", default_pg_timeout)
