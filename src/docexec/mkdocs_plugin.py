@@ -12,6 +12,7 @@ import hashlib
 import logging
 import os
 import posixpath
+import re
 import shutil
 import tempfile
 import threading
@@ -72,6 +73,8 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         self.execute = self.config.execute and os.environ.get("DOCEXEC_EXECUTE", "1") != "0"
         # DOCEXEC_FOCUS=week-1/autograd (`make serve PAGE=...`): a preview of those pages only.
         self.focus = focused_pages(os.environ.get("DOCEXEC_FOCUS", "")) if self.serving else frozenset()
+        if self.focus:  # the pages left out on purpose (labs) are no mistake in the nav
+            config.validation.nav.not_found = logging.INFO
         self._page_dir = ""
         self.engine = self._engine()
         self._builds_started += 1
@@ -188,12 +191,17 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
     def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
         if self._in_focus(page.file.src_uri) or not page.file.src_uri.endswith(".md"):
             return None
+        if page.file.abs_src_path is None:
+            return None  # generated (the build report, the corrections): no snippets to leave out
         shown = ", ".join(sorted(self.focus - {"index.md"}))
-        return (
-            f"# {page.title or page.file.src_uri}\n\n"
+        headings = _outline(Path(page.file.abs_src_path).read_text(encoding="utf-8"))
+        title = headings[0] if headings and headings[0].startswith("# ") else f"# {page.title}"
+        note = (
             '!!! info "Not rendered in this preview"\n'
-            f"    This preview renders only {shown}; `make serve` without `PAGE=` renders every page.\n"
+            f"    This preview renders only {shown}; `make serve` without `PAGE=` renders every page."
         )
+        # Its headings and correction boxes stay, so that links to them still land.
+        return "\n\n".join([title, note, *[h for h in headings if not h.startswith("# ")]]) + "\n"
 
     def _in_focus(self, src_uri: str) -> bool:
         return not self.focus or src_uri in self.focus
@@ -298,6 +306,21 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
 
     def _figure_url(self, figure: Figure) -> str:
         return posixpath.relpath(f"{FIGURES_DIR}/{figure_name(figure)}", self._page_dir or ".")
+
+
+def _outline(markdown: str) -> list[str]:
+    """A page's headings and correction boxes (each with a one-line body), outside fenced blocks:
+    what other pages link to."""
+    found, fence = [], None
+    for line in markdown.splitlines():
+        marker = re.match(r"^\s*(`{3,}|~{3,})", line)
+        if marker and (fence is None or marker[1][0] == fence[0] and len(marker[1]) >= len(fence)):
+            fence = marker[1] if fence is None else None
+        elif fence is None and re.match(r"^#{1,6} ", line):
+            found.append(line)
+        elif fence is None and re.match(r"^\s*!!! correction ", line):
+            found.append(line.strip() + "\n    Not rendered in this preview.")
+    return found
 
 
 def focused_pages(value: str) -> frozenset[str]:

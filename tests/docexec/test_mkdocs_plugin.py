@@ -261,7 +261,9 @@ def test_the_preview_serves_pages_before_many_snippets_have_run_then_fills_them_
 
 def test_a_focused_preview_renders_its_page_in_full_and_the_others_as_stubs(site, project):
     for name in ("focused", "elsewhere"):
-        (site / "docs" / f"{name}.md").write_text(f"# {name}\n\n%run snippets/{name}/prints_its_page.py\n")
+        (site / "docs" / f"{name}.md").write_text(
+            f"# {name}\n\n## A question on {name}\n\n%run snippets/{name}/prints_its_page.py\n"
+        )
         project.snippet(f"{name}/prints_its_page.py", f"print('printed for', '{name}'.upper())\n")
     nav = "  - index.md\n  - focused.md\n  - elsewhere.md\n"
     (site / "mkdocs.yml").write_text(MKDOCS_YML.replace("  - index.md\n", nav))
@@ -274,6 +276,7 @@ def test_a_focused_preview_renders_its_page_in_full_and_the_others_as_stubs(site
         assert "Not rendered in this preview" not in home
         elsewhere = _fetch_until(f"http://127.0.0.1:{port}/elsewhere/", "Not rendered in this preview", 60)
         assert "printed for ELSEWHERE" not in elsewhere
+        assert 'id="a-question-on-elsewhere"' in elsewhere  # links to its headings still land
         with pytest.raises(urllib.error.HTTPError, match="404"):  # the lab is left out
             urllib.request.urlopen(f"http://127.0.0.1:{port}/labs/steps/", timeout=30)
     finally:
