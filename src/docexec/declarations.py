@@ -13,21 +13,35 @@ include the same part: ``# --8<-- [start:core]`` ... ``# --8<-- [end:core]``.
 
 from __future__ import annotations
 
+import difflib
+import io
+import math
+import os
 import re
 import shlex
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
+SNIPPETS_DIR = "snippets"
 DEFAULT_TIMEOUT = 30.0
+# A page's example that runs longer than an hour is a mistake, not an example: the build would wait
+# for it. The bound also keeps the value within what the kernel's timers accept (inf and 1e10
+# overflow select() and stop the warm server).
+MAX_TIMEOUT = 3600.0
 PREFIX = "# docexec:"
 ACCEPTED = {
     "cuda": "cuda (a flag: the snippet needs a CUDA device)",
     "raises": "raises=ExceptionName (the snippet must raise it)",
     "match": 'match="regex" (with raises: searched in the exception message)',
-    "timeout": "timeout=SECONDS (a positive number)",
+    "timeout": f"timeout=SECONDS (more than 0, at most {MAX_TIMEOUT:g})",
     "show": "show=NAME (the page shows the part between the NAME section markers)",
 }
 _DECLARATION_LINE = re.compile(r"^\s*#\s*docexec\b")
+_CANONICAL_LINE = re.compile(r"^\s*# docexec:")
+# The first word of a comment, to catch a misspelt prefix ("# DocExec:", "# docexc:", "#docexec:").
+_COMMENT_WORD = re.compile(r"^\s*#+\s*(?P<word>[A-Za-z][\w-]*)\s*(?P<colon>:?)")
+_TYPO_SIMILARITY = 0.8  # difflib ratio: "docexc" 0.92, "doc-exec" 0.93, "doctest" 0.57
 _SECTION_LINE = re.compile(r"^\s*#\s*-{1,}8<-{1,}\s*\[(start|end):([\w-]+)\]\s*$")
 _SECTION_LIKE = re.compile(r"^\s*#\s*-+8<")  # meant as a marker, whatever follows
 _EXCEPTION_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
@@ -52,6 +66,7 @@ class Declarations:
     match: str | None = None
     timeout: float = DEFAULT_TIMEOUT
     show: str | None = None
+    raises_line: int | None = None  # where raises= is declared: a raise that does not come names it
     # name -> (first line, last line) of the part's content, 1-based and inclusive
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)
 
@@ -59,10 +74,11 @@ class Declarations:
 def parse(source: str, path: str) -> Declarations:
     """Read the declarations of one snippet; raise `DeclarationError` on anything unknown."""
     values: dict[str, object] = {}
+    _reject_trailing_declarations(source, path)
     sections: dict[str, tuple[int, int]] = {}
     open_sections: dict[str, int] = {}
     for number, line in enumerate(source.splitlines(), start=1):
-        if _DECLARATION_LINE.match(line):
+        if _looks_like_declaration(line):
             _parse_declaration(line, path, number, values)
             continue
         marker = _SECTION_LINE.match(line)
@@ -100,18 +116,58 @@ def parse(source: str, path: str) -> Declarations:
         match=values.get("match"),  # type: ignore[arg-type]
         timeout=values.get("timeout", DEFAULT_TIMEOUT),  # type: ignore[arg-type]
         show=show,  # type: ignore[arg-type]
+        raises_line=values.get("raises_line"),  # type: ignore[arg-type]
         sections=sections,
     )
 
 
 def parse_file(path: Path, root: Path) -> Declarations:
-    """`parse` for a file, naming it relative to ``root`` in errors."""
-    return parse(path.read_text(encoding="utf-8"), path.relative_to(root).as_posix())
+    """`parse` for a file, naming it relative to ``root`` in errors. A file that is not inside
+    ``root/snippets/`` once links are followed is refused: it would run and be published."""
+    name = os.path.relpath(path, root) if path.is_absolute() == root.is_absolute() else str(path)
+    if not path.resolve().is_relative_to((root / SNIPPETS_DIR).resolve()):
+        raise DeclarationError(
+            Path(name).as_posix(),
+            1,
+            f"the file is not inside {SNIPPETS_DIR}/ (links followed); "
+            f"a snippet must be a file in {SNIPPETS_DIR}/",
+        )
+    return parse(path.read_text(encoding="utf-8"), Path(name).as_posix())
+
+
+def _looks_like_declaration(line: str) -> bool:
+    """The exact prefix, or a comment meant as one: "docexec" in any case or spacing, or a
+    misspelt word close to it followed by a colon."""
+    if _DECLARATION_LINE.match(line) or _CANONICAL_LINE.match(line):
+        return True
+    comment = _COMMENT_WORD.match(line)
+    if not comment:
+        return False
+    word = comment.group("word").lower()
+    if word == "docexec":
+        return True
+    similar = difflib.SequenceMatcher(None, word, "docexec").ratio() >= _TYPO_SIMILARITY
+    return similar and bool(comment.group("colon"))
+
+
+def _reject_trailing_declarations(source: str, path: str) -> None:
+    """A declaration after code (``x = 1  # docexec: timeout=3``) would be ignored: refuse it."""
+    try:
+        comments = [
+            (token.start, token.line)
+            for token in tokenize.generate_tokens(io.StringIO(source).readline)
+            if token.type == tokenize.COMMENT
+        ]
+    except (tokenize.TokenError, SyntaxError):
+        return  # not Python: running it reports the syntax error with its line
+    for (number, column), line in comments:
+        if line[:column].strip() and _looks_like_declaration(line[column:]):
+            raise DeclarationError(path, number, "a declaration must be on a line of its own, not after code")
 
 
 def _parse_declaration(line: str, path: str, number: int, values: dict[str, object]) -> None:
     head, _, rest = line.partition(":")
-    if head.strip().replace(" ", "") != "#docexec" or not rest.strip():
+    if not _CANONICAL_LINE.match(line) or not rest.strip():
         raise DeclarationError(
             path, number, f"malformed declaration {line.strip()!r} (expected '# docexec: key=value ...')"
         )
@@ -136,9 +192,13 @@ def _parse_declaration(line: str, path: str, number: int, values: dict[str, obje
             try:
                 seconds = float(value)
             except ValueError:
-                seconds = -1.0
-            if not seconds > 0:
-                raise DeclarationError(path, number, f"timeout={value} is not a positive number")
+                seconds = math.nan
+            if not 0 < seconds <= MAX_TIMEOUT:  # also false for nan
+                raise DeclarationError(
+                    path,
+                    number,
+                    f"timeout={value} is not a number of seconds above 0 and at most {MAX_TIMEOUT:g}",
+                )
             values[key] = seconds
         elif key == "raises":
             if not _EXCEPTION_NAME.match(value):

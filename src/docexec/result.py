@@ -184,7 +184,8 @@ def _judge(
     expected = declarations.raises
     if exception is None:
         wanted = f" matching {declarations.match!r}" if declarations.match else ""
-        return f"{path}: expected {expected}{wanted}, but the snippet finished without raising"
+        declared_at = f"{path}:{declarations.raises_line or 1}"
+        return f"{declared_at}: expected {expected}{wanted}, but the snippet finished without raising"
     # A subclass counts: RuntimeError is satisfied by torch.OutOfMemoryError.
     names = {*exception["qualified_types"], *(q.rsplit(".", 1)[-1] for q in exception["qualified_types"])}
     if expected not in names:
