@@ -42,8 +42,20 @@ def test_a_named_part_is_shown_alone_and_dedented():
     ("line", "problem"),
     [
         ("# docexec: needs_gpu", "unknown declaration 'needs_gpu'"),
-        ("# docexec: timeout=soon", "timeout=soon is not a positive number"),
-        ("# docexec: timeout=-1", "timeout=-1 is not a positive number"),
+        ("# docexec: timeout=soon", "timeout=soon is not a number of seconds above 0 and at most 3600"),
+        ("# docexec: timeout=-1", "timeout=-1 is not a number of seconds"),
+        ("# docexec: timeout=0", "timeout=0 is not a number of seconds"),
+        ("# docexec: timeout=inf", "timeout=inf is not a number of seconds"),
+        ("# docexec: timeout=nan", "timeout=nan is not a number of seconds"),
+        ("# docexec: timeout=1e10", "timeout=1e10 is not a number of seconds"),
+        ("# docexec: timeout=3600.5", "timeout=3600.5 is not a number of seconds"),
+        ("# DocExec: timeout=3", "malformed declaration '# DocExec: timeout=3'"),
+        ("# docexc: timeout=3", "malformed declaration '# docexc: timeout=3'"),
+        ("#docexec: timeout=3", "malformed declaration '#docexec: timeout=3'"),
+        ("#  docexec: cuda", "malformed declaration"),
+        ("## doc-exec: cuda", "malformed declaration"),
+        ("x = 1  # docexec: timeout=3", "a declaration must be on a line of its own"),
+        ("x = 1  # DocExec: cuda", "a declaration must be on a line of its own"),
         ("# docexec: cuda=yes", "cuda takes no value"),
         ("# docexec: raises=", "raises needs a value"),
         ("# docexec: raises=Runtime Error", "unknown declaration 'Error'"),
@@ -65,3 +77,16 @@ def test_bad_declarations_name_file_line_and_the_accepted_keys(line, problem):
     assert message.startswith("snippets/page/bad.py:2: ")
     assert problem in message
     assert "Accepted declarations: cuda" in message and "show=NAME" in message
+
+
+def test_the_largest_timeout_is_accepted_and_ordinary_comments_are_no_declarations():
+    source = (
+        "# docexec: timeout=3600\n# Docstrings: none here\n# doctest: skip\nx = '# docexec: cuda'  # note\n"
+    )
+    decl = parse(source, "snippets/a.py")
+    assert decl.timeout == 3600.0 and not decl.cuda
+
+
+def test_the_raises_declaration_keeps_its_line():
+    decl = parse("import torch\n\n# docexec: raises=ValueError\n", "snippets/a.py")
+    assert decl.raises_line == 3
