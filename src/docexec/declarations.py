@@ -6,6 +6,7 @@ One parser serves the build, the tests and the command line, so they all read on
     # docexec: raises=RuntimeError match="regex"      must raise this (message searched with regex)
     # docexec: timeout=60                             seconds instead of the default
     # docexec: show=core                              the page shows only the named part
+    # docexec: memory=8G                              its processes may use 8 GiB instead of 4
 
 Named parts use the section markers of pymdownx.snippets, so the standard extension can
 include the same part: ``# --8<-- [start:core]`` ... ``# --8<-- [end:core]``.
@@ -29,6 +30,10 @@ DEFAULT_TIMEOUT = 30.0
 # for it. The bound also keeps the value within what the kernel's timers accept (inf and 1e10
 # overflow select() and stop the warm server).
 MAX_TIMEOUT = 3600.0
+# The most memory a snippet's processes may use together (the sum of their PSS), unless declared.
+DEFAULT_MEMORY = 4 << 30
+_MEMORY_UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_MEMORY_SIZE = re.compile(r"^(\d+(?:\.\d+)?)([KMGT])$")
 PREFIX = "# docexec:"
 ACCEPTED = {
     "cuda": "cuda (a flag: the snippet needs a CUDA device)",
@@ -36,6 +41,7 @@ ACCEPTED = {
     "match": 'match="regex" (with raises: searched in the exception message)',
     "timeout": f"timeout=SECONDS (more than 0, at most {MAX_TIMEOUT:g})",
     "show": "show=NAME (the page shows the part between the NAME section markers)",
+    "memory": "memory=SIZE (what its processes may use together, such as 512M or 8G)",
 }
 _DECLARATION_LINE = re.compile(r"^\s*#\s*docexec\b")
 _CANONICAL_LINE = re.compile(r"^\s*# docexec:")
@@ -66,6 +72,7 @@ class Declarations:
     match: str | None = None
     timeout: float = DEFAULT_TIMEOUT
     show: str | None = None
+    memory: int = DEFAULT_MEMORY  # bytes
     raises_line: int | None = None  # where raises= is declared: a raise that does not come names it
     # name -> (first line, last line) of the part's content, 1-based and inclusive
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -116,6 +123,7 @@ def parse(source: str, path: str) -> Declarations:
         match=values.get("match"),  # type: ignore[arg-type]
         timeout=values.get("timeout", DEFAULT_TIMEOUT),  # type: ignore[arg-type]
         show=show,  # type: ignore[arg-type]
+        memory=values.get("memory", DEFAULT_MEMORY),  # type: ignore[arg-type]
         raises_line=values.get("raises_line"),  # type: ignore[arg-type]
         sections=sections,
     )
@@ -200,6 +208,12 @@ def _parse_declaration(line: str, path: str, number: int, values: dict[str, obje
                     f"timeout={value} is not a number of seconds above 0 and at most {MAX_TIMEOUT:g}",
                 )
             values[key] = seconds
+        elif key == "memory":
+            size = _MEMORY_SIZE.match(value)
+            size_bytes = float(size[1]) * _MEMORY_UNITS[size[2]] if size else math.nan
+            if not 1 <= size_bytes <= _MEMORY_UNITS["T"] << 10:  # at most 1024T; false for inf and nan
+                raise DeclarationError(path, number, f"memory={value} is not a size such as 512M or 8G")
+            values[key] = int(size_bytes)
         elif key == "raises":
             if not _EXCEPTION_NAME.match(value):
                 raise DeclarationError(path, number, f"raises={value} is not an exception name")
