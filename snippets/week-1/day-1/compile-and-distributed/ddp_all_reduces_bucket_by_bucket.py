@@ -47,7 +47,8 @@ def worker(rank, queue):
 # spawned rank imports this file again, so the start is under the guard
 if __name__ == "__main__":
     queue = mp.get_context("spawn").SimpleQueue()
-    mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="spawn")
+    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+                       start_method="spawn")
     results = sorted(queue.get() for _ in range(2 * WORLD))
     first, second = results[0][2], results[1][2]  # rank 0, steps 0 and 1
 
