@@ -1,9 +1,9 @@
 """The code that runs inside a snippet's own process.
 
 It executes the snippet cell by cell (a plain snippet is one cell; ``# %%`` lines split a lab),
-records stdout and stderr in order, the exception and the open matplotlib figures, and writes
-everything as JSON lines to ``events.jsonl`` in the job folder as it happens, so that a crash
-still leaves the output that came before it.
+records stdout and stderr in order (`docexec.capture`), the exception and the open matplotlib
+figures, and writes everything as JSON lines to ``events.jsonl`` in the job folder as it happens,
+so that a crash still leaves the output that came before it.
 """
 
 from __future__ import annotations
@@ -18,87 +18,64 @@ import random
 import re
 import struct
 import sys
+import tempfile
 import time
 import traceback
 import types
 from pathlib import Path
 
-MAX_OUTPUT_CHARS = 100_000
-EVENTS_FILE = "events.jsonl"
-NATIVE_OUTPUT_FILE = "native-output.txt"
+from docexec import capture, process_tree, snippet_env
+
+MAX_OUTPUT_CHARS = capture.MAX_OUTPUT_CHARS
+EVENTS_FILE = capture.EVENTS_FILE
 
 
-class _EventLog:
-    """Appends events to the job's events file, flushed at once so a crash loses nothing."""
-
-    def __init__(self, path: Path) -> None:
-        self._file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - open for the process' life
-        self.output_chars = 0
-        self.dropped_chars = 0
-
-    def write(self, event: dict) -> None:
-        self._file.write(json.dumps(event) + "\n")
-        self._file.flush()
-
-    def stream(self, cell: int, name: str, text: str) -> None:
-        room = MAX_OUTPUT_CHARS - self.output_chars
-        if room <= 0:
-            self.dropped_chars += len(text)
-            return
-        if len(text) > room:
-            self.dropped_chars += len(text) - room
-            text = text[:room]
-        self.output_chars += len(text)
-        self.write({"event": "stream", "cell": cell, "name": name, "text": text})
-
-
-class _CapturedStream(io.TextIOBase):
-    def __init__(self, log: _EventLog, name: str) -> None:
-        self._log = log
-        self._name = name
-        self.cell = 0
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        if text:
-            self._log.stream(self.cell, self._name, text)
-        return len(text)
+# A line jupytext could read as a cell marker ("# %%", "#%%", "# In[1]:", "# <codecell>"): only
+# then is jupytext imported, so a plain snippet does not pay for it.
+_MAYBE_CELL_MARKER = re.compile(r"^\s*#\s*(%%|<codecell>|In\[)", re.M)
 
 
 def split_cells(source: str) -> list[tuple[int, str]]:
-    """Code cells as (first line, text): ``# %%`` lines (jupytext percent format) split them.
-
-    Markdown cells (``# %% [markdown]``) are not executed. A file without ``# %%`` is one cell.
+    """Code cells as (first line, text), split by jupytext's own percent-format reader, so the
+    cells run are the code cells of the lab's notebook (``#%%``, ``# %% [raw]`` and the rest as
+    jupytext reads them). A cell's text is its lines as written (a ``# %magic`` stays a comment).
+    A file without cell markers is one cell.
     """
-    lines = source.splitlines(keepends=True)
-    starts = [i for i, line in enumerate(lines) if line.startswith("# %%")]
-    if not starts:
+    if not _MAYBE_CELL_MARKER.search(source):
         return [(1, source)]
+    from jupytext.formats import get_format_implementation
+    from jupytext.header import header_to_metadata_and_cell
+
+    # The loop of jupytext.jupytext.TextNotebookConverter.reads, keeping where each cell starts.
+    percent = get_format_implementation(".py", "percent")
+    lines = source.splitlines()
+    fmt = {"extension": ".py", "format_name": "percent"}
+    _, _, header_cell, position = header_to_metadata_and_cell(
+        lines, percent.header_prefix, percent.header_suffix, percent.extension, True
+    )
     cells = []
-    if "".join(lines[: starts[0]]).strip():
-        cells.append((1, "".join(lines[: starts[0]])))
-    for index, start in enumerate(starts):
-        end = starts[index + 1] if index + 1 < len(starts) else len(lines)
-        header = lines[start]
-        if "[markdown]" in header or "[md]" in header:
-            continue
-        cells.append((start + 2, "".join(lines[start + 1 : end])))
+    while position < len(lines):
+        reader = percent.cell_reader_class(fmt, "python")
+        rest = lines[position:]
+        cell, length = reader.read(rest)
+        if cell.cell_type == "code":
+            marker = reader.start_code_re.match(rest[0]) or reader.alternative_start_code_re.match(rest[0])
+            first = position + (1 if marker else 0)
+            text = "".join(line + "\n" for line in reader.org_content)
+            cells.append((first + 1, text))
+        position += length
     return cells
 
 
-def run_job(job: dict) -> None:
+def run_job(job: dict, pipes: dict[str, int]) -> None:
     """Execute one snippet as described by ``job`` and record what happens; never returns normally
-    when called in a forked child (the caller exits)."""
-    job_dir = Path(job["job_dir"])
-    log = _EventLog(job_dir / EVENTS_FILE)
-    # Output written below Python (C extensions) must not reach the parent's protocol pipe.
-    native = os.open(job_dir / NATIVE_OUTPUT_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    os.dup2(native, 1)
-    os.dup2(native, 2)
-    stdout, stderr = _CapturedStream(log, "stdout"), _CapturedStream(log, "stderr")
-    sys.stdout, sys.stderr = stdout, stderr
+    when called in a forked child (the caller exits). File descriptors 1 and 2 are already the
+    write ends of the pipes whose read ends ``pipes`` holds."""
+    log = capture.OutputRecorder(Path(job["job_dir"]) / EVENTS_FILE, pipes)
+    capture.install(log)
+    # An empty home and temporary folder of its own, removed with the job's folder.
+    os.environ.update(snippet_env.for_snippet({}, job["home"], job["tmp"]))
+    tempfile.tempdir = job["tmp"]
 
     os.chdir(job["work_dir"])
     relpath = job["path"]
@@ -108,28 +85,27 @@ def run_job(job: dict) -> None:
     sys.argv = [relpath]
     sys.path.insert(0, str(Path(job["abs_path"]).parent))
     _seed(job.get("seed", 0))
-    _prepare_matplotlib(log, stdout)
+    _prepare_matplotlib(log)
 
     namespace = _main_module(Path(job["abs_path"])).__dict__
     started = time.perf_counter()
     for index, (first_line, text) in enumerate(split_cells(source)):
-        stdout.cell = stderr.cell = index
-        log.write({"event": "cell", "cell": index, "line": first_line})
+        log.cell = index
+        log.event({"event": "cell", "cell": index, "line": first_line})
         try:
             code = compile("\n" * (first_line - 1) + text, relpath, "exec")
             exec(code, namespace)  # noqa: S102 - executing the snippet is the point
         except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt are reported too
             _flush_figures(log, index)
-            log.write({"event": "exception", "cell": index, **describe_exception(error, relpath)})
+            log.event({"event": "exception", "cell": index, **describe_exception(error, relpath)})
             break
         _flush_figures(log, index)
     # What `python snippet.py` does when it ends: multiprocessing joins the worker processes
     # still running (and stops daemonic ones), atexit functions run; os._exit comes after.
     atexit._run_exitfuncs()
     sys.stdout.flush()
-    log.write(
-        {"event": "end", "dropped_chars": log.dropped_chars, "exec_seconds": time.perf_counter() - started}
-    )
+    log.finish()
+    log.event({"event": "end", "exec_seconds": time.perf_counter() - started})
 
 
 def _main_module(path: Path) -> types.ModuleType:
@@ -181,7 +157,7 @@ def _seed(seed: int) -> None:
         pass
 
 
-def _prepare_matplotlib(log: _EventLog, stdout: _CapturedStream) -> None:
+def _prepare_matplotlib(log: capture.OutputRecorder) -> None:
     """Use the non-interactive backend and turn ``plt.show()`` into a capture."""
     os.environ["MPLBACKEND"] = "Agg"
     if "matplotlib.pyplot" not in sys.modules:
@@ -194,7 +170,7 @@ def _prepare_matplotlib(log: _EventLog, stdout: _CapturedStream) -> None:
     import matplotlib.pyplot as plt
 
     def show(*args: object, **kwargs: object) -> None:
-        _flush_figures(log, stdout.cell)
+        _flush_figures(log, log.cell or 0)
 
     plt.show = show
 
@@ -265,14 +241,14 @@ def _encode(figure: object) -> tuple[str, bytes, float, float]:
     return "png", png, width * scale, height * scale
 
 
-def _flush_figures(log: _EventLog, cell: int) -> None:
+def _flush_figures(log: capture.OutputRecorder, cell: int) -> None:
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
         return
     for number in plt.get_fignums():
         figure = plt.figure(number)
         kind, data, width, height = _encode(figure)
-        log.write(
+        log.event(
             {
                 "event": "figure",
                 "cell": cell,
@@ -287,9 +263,14 @@ def _flush_figures(log: _EventLog, cell: int) -> None:
 
 
 def main() -> None:
-    """Entry point of the plain-subprocess fallback: ``python -m docexec.child JOB.json``."""
+    """Entry point of the plain-subprocess fallback: ``python -m docexec.child JOB.json``.
+
+    Its stdout and stderr are the pipes whose read ends the job names. A subreaper, so that what
+    the snippet starts in other sessions stays below it, and is killed before it exits."""
+    process_tree.become_subreaper()
     job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-    run_job(job)
+    run_job(job, job["pipes"])
+    process_tree.end_own_descendants()
     os._exit(0)
 
 

@@ -9,7 +9,7 @@ import signal
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from docexec.child import EVENTS_FILE, NATIVE_OUTPUT_FILE
+from docexec.capture import EVENTS_FILE, HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
 from docexec.declarations import Declarations
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
@@ -63,6 +63,7 @@ class Result:
     duration: float = 0.0  # the whole process: fork, set-up, the snippet, capture
     exec_seconds: float = 0.0  # the snippet's own code
     environment: dict = field(default_factory=dict)  # torch, python, device
+    peak_memory: int = 0  # bytes, the most its processes used together (sampled)
     cached: bool = False
 
     @property
@@ -71,9 +72,8 @@ class Result:
 
     @property
     def truncation_note(self) -> str:
-        if not self.dropped_chars:
-            return ""
-        return f"[output truncated: {self.dropped_chars:,} more characters not shown]\n"
+        """Nothing: the note stands in the output itself, on its own line between head and tail."""
+        return ""
 
     @property
     def figures(self) -> list[Figure]:
@@ -104,6 +104,7 @@ def skipped(path: str, reason: str, environment: dict) -> Result:
 def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations, environment: dict) -> Result:
     """Read what the child recorded, and judge it against what the snippet declared."""
     cells: list[Cell] = []
+    pieces: list[_Piece] = []
     exception = None
     ended = False
     dropped = 0
@@ -119,18 +120,25 @@ def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations,
         if kind == "cell":
             cells.append(Cell(line=event["line"]))
         elif kind == "stream":
-            _append_stream(cells[-1], event["name"], event["text"])
+            if not cells:  # written by a child process before the first cell began
+                cells.append(Cell())
+            cell = event["cell"] if isinstance(event["cell"], int) and event["cell"] < len(cells) else -1
+            pieces.append(_Piece(cells[cell], event["name"], event["text"], event.get("tail", False)))
         elif kind == "figure":
             fields = {k: v for k, v in event.items() if k not in ("event", "cell")}
             cells[-1].figures.append(Figure(**fields))
         elif kind == "exception":
             exception = {k: event[k] for k in ("type", "qualified_types", "message", "line", "traceback")}
+        elif kind == "dropped":
+            dropped += event["chars"]
         elif kind == "end":
             ended = True
-            dropped = event["dropped_chars"]
             exec_seconds = event["exec_seconds"]
-    native = job_dir / NATIVE_OUTPUT_FILE
-    native_text = native.read_text(encoding="utf-8", errors="replace") if native.exists() else ""
+    pieces, dropped = _head_and_tail(pieces, dropped)
+    for piece in pieces:
+        _append_stream(piece.cell, piece.name, piece.text)
+    for cell in cells:
+        cell.streams = [(name, plain_text(text)) for name, text in cell.streams]
     result = Result(
         path=path,
         status=PASSED,
@@ -140,13 +148,79 @@ def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations,
         duration=round(report["duration"], 3),
         exec_seconds=round(exec_seconds, 3),
         environment=environment,
+        peak_memory=report["peak_memory"],
     )
-    result.failure = _judge(path, report, ended, exception, declarations, native_text)
+    result.failure = _judge(path, report, ended, exception, declarations)
     if result.failure:
         result.status = FAILED
     else:
         result.expected_exception = exception is not None
     return result
+
+
+@dataclass
+class _Piece:
+    cell: Cell
+    name: str
+    text: str
+    tail: bool  # kept from the end of a process's output that went past its head
+
+
+def _head_and_tail(pieces: list[_Piece], dropped: int) -> tuple[list[_Piece], int]:
+    """At most `MAX_OUTPUT_CHARS`: the head and the tail, and a note on its own line between them
+    when anything was left out. Each process records its head as it comes and its tail at its end."""
+    head = [p for p in pieces if not p.tail]
+    tail = [p for p in pieces if p.tail]
+    total = sum(len(p.text) for p in pieces)
+    if total > MAX_OUTPUT_CHARS:
+        dropped += total - HEAD_CHARS - TAIL_CHARS
+        ordered = head + tail
+        head, tail = _first(ordered, HEAD_CHARS), _first(ordered[::-1], TAIL_CHARS, from_end=True)[::-1]
+    if not dropped:
+        return head, 0
+    glued = head and not head[-1].text.endswith("\n")
+    note = ("\n" if glued else "") + f"[output truncated: {dropped:,} characters not shown]\n"
+    where = tail[0].cell if tail else head[-1].cell if head else Cell()
+    return [*head, _Piece(where, "stdout", note, tail=False), *tail], dropped
+
+
+def _first(pieces: list[_Piece], chars: int, from_end: bool = False) -> list[_Piece]:
+    kept = []
+    for piece in pieces:
+        if chars <= 0:
+            break
+        text = piece.text[-chars:] if from_end else piece.text[:chars]
+        kept.append(_Piece(piece.cell, piece.name, text, piece.tail))
+        chars -= len(text)
+    return kept
+
+
+# ECMA-48 escape sequences (colours, cursor moves, titles, links) and the other control
+# characters: a page shows text, and raw control bytes in HTML are at best noise.
+_ESCAPE = re.compile(
+    r"""
+      (?:\x1b\[|\x9b) [0-?]* [ -/]* [@-~]          # CSI: colours, cursor and erase
+    | (?:\x1b\]|\x9d) [^\x07\x1b\x9c]* (?:\x07|\x1b\\|\x9c)?  # OSC: titles, hyperlinks
+    | \x1b [PX^_] [^\x1b]* (?:\x1b\\)?            # DCS, SOS, PM, APC strings
+    | \x1b [ -/]* [0-~]                           # the other escapes
+    """,
+    re.VERBOSE,
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def plain_text(text: str) -> str:
+    """``text`` as a terminal would leave it: escape sequences and control characters removed,
+    a line redrawn after a carriage return (a progress bar) kept as last drawn."""
+    text = _CONTROL.sub("", _ESCAPE.sub("", text.replace("\r\n", "\n")))
+    if "\r" not in text:
+        return text
+    return "\n".join(_last_drawn(line) for line in text.split("\n"))
+
+
+def _last_drawn(line: str) -> str:
+    drawn = [part for part in line.split("\r") if part]
+    return drawn[-1] if drawn else ""
 
 
 def _append_stream(cell: Cell, name: str, text: str) -> None:
@@ -157,19 +231,37 @@ def _append_stream(cell: Cell, name: str, text: str) -> None:
 
 
 def _judge(
-    path: str, report: dict, ended: bool, exception: dict | None, declarations: Declarations, native_text: str
+    path: str, report: dict, ended: bool, exception: dict | None, declarations: Declarations
 ) -> str | None:
     """None when the run is what the snippet declared; otherwise why not, naming file:line."""
     if report["timed_out"]:
         return f"{path}: timed out after {declarations.timeout:g} s and was killed"
+    if report["memory_exceeded"]:
+        return (
+            f"{path}: exceeded its memory limit of {size(report['memory_limit'])} and was killed "
+            f"(its processes used {size(report['peak_memory'])}; declare more with '# docexec: memory=8G')"
+        )
+    if report["abandoned"]:
+        return f"{path}: stopped because the engine that ran it went away"
+    if report["project_writes"]:
+        files = ", ".join(report["project_writes"][:10])
+        return (
+            f"{path}: created, changed or removed files of the project while it ran: {files}. A snippet "
+            "writes only into its working folder (the current directory) or a temporary one"
+        )
     code = report["exit_code"]
     if not ended:
+        if report["oom_killed"]:
+            return (
+                f"{path}: killed by the kernel's out-of-memory killer: the machine ran out of memory "
+                f"(its processes used at least {size(report['peak_memory'])})"
+            )
         if code < 0:
             name = signal.Signals(-code).name
-            return f"{path}: the process was killed by {name} (a crash in native code?)" + _tail(native_text)
+            cause = "killed from outside" if -code == signal.SIGKILL else "a crash in native code?"
+            return f"{path}: the process was killed by {name} ({cause})"
         return (
-            f"{path}: the process exited with status {code} before the snippet finished "
-            "(os._exit or a crash)" + _tail(native_text)
+            f"{path}: the process exited with status {code} before the snippet finished (os._exit or a crash)"
         )
     where = f"{path}:{exception['line']}" if exception and exception["line"] else path
     if declarations.raises is None:
@@ -201,8 +293,9 @@ def _judge(
     return None
 
 
-def _tail(text: str, lines: int = 15) -> str:
-    text = text.strip()
-    if not text:
-        return ""
-    return "\nlast native output:\n" + "\n".join(text.splitlines()[-lines:])
+def size(count: int) -> str:
+    """Bytes in binary units, as a memory declaration writes them: 4 GiB, 512 MiB."""
+    for unit, shift in (("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if count >= 1 << shift:
+            return f"{count / (1 << shift):.3g} {unit}"
+    return f"{count} bytes"

@@ -12,9 +12,13 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from docexec import declarations, process_tree, project_writes, snippet_env
+from docexec.capture import output_pipes
+from docexec.supervisor import Watched, supervise
 
 
 class EngineError(RuntimeError):
@@ -23,11 +27,6 @@ class EngineError(RuntimeError):
 
 def fork_is_available() -> bool:
     return hasattr(os, "fork") and hasattr(os, "pidfd_open") and not os.environ.get("DOCEXEC_NO_FORK")
-
-
-def _child_environment() -> dict[str, str]:
-    # Fixed hash seed: set and dict-of-str ordering is the same in every run.
-    return {**os.environ, "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg"}
 
 
 class WarmServer:
@@ -41,7 +40,11 @@ class WarmServer:
             stdout=subprocess.PIPE,
             stderr=self._stderr,
             text=True,
-            env=_child_environment(),
+            # Snippets are forked from it: it must not hold what they must not see.
+            env=snippet_env.supervisor_environment(),
+            # Out of the terminal's process group: a Ctrl-C reaches the engine, which ends the
+            # snippets in order, and not the server while its snippet lives on.
+            start_new_session=True,
         )
         self._ready = False
 
@@ -66,14 +69,8 @@ class WarmServer:
         return self._process.poll() is None
 
     def kill(self) -> None:
-        """End the server now, with the snippet it is running (a process group of its own)."""
-        pid = self._process.pid
-        with contextlib.suppress(OSError):
-            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-            for child in map(int, children):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(child, signal.SIGKILL)
-        self._process.kill()
+        """End the server now, with the snippet it is running and all that the snippet started."""
+        process_tree.kill_tree(self._process.pid)
         self._process.wait()
 
     def close(self) -> None:
@@ -90,25 +87,46 @@ class WarmServer:
 
 def run_in_subprocess(job: dict) -> dict:
     """The fallback where fork is unavailable: a fresh interpreter per snippet (slower)."""
-    job_file = Path(job["job_dir"]) / "job.json"
-    job_file.write_text(json.dumps(job), encoding="utf-8")
     start = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "docexec.child", str(job_file)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=_child_environment(),
-        start_new_session=True,
-    )
+    before = project_writes.snapshot(Path(job["root"]))
+    pipes = output_pipes()
+    reads = {name: read for name, (read, _) in pipes.items()}
+    job_file = Path(job["job_dir"]) / "job.json"
+    job_file.write_text(json.dumps({**job, "pipes": reads}), encoding="utf-8")
     try:
-        code = process.wait(timeout=job["timeout"])
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        timed_out = True
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    code = process.wait()
-    return {"exit_code": code, "timed_out": timed_out, "duration": time.perf_counter() - start}
+        process = subprocess.Popen(
+            [sys.executable, "-m", "docexec.child", str(job_file)],
+            stdin=subprocess.DEVNULL,
+            stdout=pipes["stdout"][1],
+            stderr=pipes["stderr"][1],
+            pass_fds=tuple(reads.values()),
+            env=snippet_env.for_snippet(snippet_env.supervisor_environment(), job["home"], job["tmp"]),
+            start_new_session=True,
+        )
+    finally:
+        for _, write in pipes.values():
+            os.close(write)
+    ended: list[int] = []
+
+    def exit_status() -> int | None:
+        if not ended:
+            pid, status = os.waitpid(process.pid, os.WNOHANG)
+            if pid:
+                ended.append(status)
+        return ended[0] if ended else None
+
+    def end_all() -> int:
+        if not ended:
+            process_tree.kill_tree(process.pid)
+            ended.append(os.waitpid(process.pid, 0)[1])
+        process.returncode = os.waitstatus_to_exitcode(ended[0])  # reaped here, not by Popen
+        return ended[0]
+
+    try:
+        return supervise(Watched(process.pid, exit_status, end_all), job, reads, start, before)
+    finally:
+        for read in reads.values():
+            os.close(read)
 
 
 class WarmPool:
@@ -208,27 +226,55 @@ def run_jobs(
             servers.give_back(server)
         on_done(job, report)
 
+    executor = ThreadPoolExecutor(max_workers=workers)
     try:
-        with ThreadPoolExecutor(max_workers=workers) as executor:
+        with _terminated_as_exit():
             for future in [executor.submit(execute, job) for job in jobs]:
                 future.result()
     finally:
+        # First the servers (with the snippets they run and all these started): that frees the
+        # threads waiting for their reports, which the executor then waits for.
         if own_pool:
             servers.close()
         else:
             servers.trim()
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _terminated_as_exit() -> Iterator[None]:
+    """SIGTERM unwinds like Ctrl-C (``finally`` blocks run: snippets killed, folders removed),
+    then exits with the status a SIGTERM gives. Only the main thread can take signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def new_job(path: str, abs_path: Path, timeout: float, scratch: Path, index: int) -> dict:
-    """A job description, with an empty working folder for the snippet."""
+    """A job description, with an empty working folder, home and temporary folder for the snippet."""
     job_dir = scratch / f"job-{index}"
-    work_dir = job_dir / "work"
-    work_dir.mkdir(parents=True)
+    folders = {name: job_dir / name for name in ("work", "home", "tmp")}
+    for folder in folders.values():
+        folder.mkdir(parents=True)
+    declared = declarations.parse(abs_path.read_text(encoding="utf-8"), path)
     return {
         "path": path,
         "abs_path": str(abs_path),
+        "root": str(abs_path.parents[len(Path(path).parts) - 1]),
         "timeout": timeout,
+        "memory_limit": declared.memory,
         "seed": 0,
         "job_dir": str(job_dir),
-        "work_dir": str(work_dir),
+        "work_dir": str(folders["work"]),
+        "home": str(folders["home"]),
+        "tmp": str(folders["tmp"]),
     }

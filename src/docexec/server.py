@@ -2,6 +2,10 @@
 
 Importing torch takes about a second; a fork of a process that holds it takes milliseconds.
 Protocol: one JSON job per line on stdin, one JSON report per line on the original stdout.
+
+The server is a child subreaper: whatever a snippet starts, even in a session of its own, stays
+below the server and is killed when the snippet ends. When its input closes while a snippet runs
+(whoever asked for the job is gone) or it gets SIGTERM, it kills the snippet's processes and exits.
 """
 
 from __future__ import annotations
@@ -9,12 +13,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import select
 import signal
 import sys
 import time
+from pathlib import Path
 
+from docexec import process_tree, project_writes
+from docexec.capture import output_pipes
 from docexec.child import run_job
+from docexec.supervisor import Watched, supervise
 
 CHILD_CRASHED = 70  # the engine's own code failed inside the child (not the snippet)
 
@@ -34,15 +41,21 @@ def warm_up() -> None:
     import torch._dynamo  # noqa: F401
 
 
-def run_forked(job: dict) -> dict:
-    """Fork, run the job in the child, and wait for it at most ``job["timeout"]`` seconds."""
+def run_forked(job: dict, parent_gone_fd: int | None = None) -> dict:
+    """Fork, run the job in the child, watch it (time, memory, output), then end all it started."""
     start = time.perf_counter()
+    before = project_writes.snapshot(Path(job["root"]))
+    pipes = output_pipes()
     pid = os.fork()
     if pid == 0:  # the child
         code = 0
         try:
             os.setpgid(0, 0)
-            run_job(job)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            for name, fd in (("stdout", 1), ("stderr", 2)):
+                os.dup2(pipes[name][1], fd)
+                os.close(pipes[name][1])
+            run_job(job, {name: read for name, (read, _) in pipes.items()})
         except BaseException:  # noqa: BLE001 - report, then leave without running parent code
             import traceback
 
@@ -50,45 +63,57 @@ def run_forked(job: dict) -> dict:
             code = CHILD_CRASHED
         finally:
             os._exit(code)
+    for _, write in pipes.values():
+        os.close(write)
     with contextlib.suppress(OSError):  # also here: no race with a kill before the child set it
         os.setpgid(pid, pid)
-    finished = _wait(pid, job["timeout"])
-    if not finished:
-        _kill_group(pid)
-    _, status = os.waitpid(pid, 0)
-    _kill_group(pid)  # grandchildren (e.g. DataLoader workers) must not outlive the snippet
-    return {
-        "exit_code": os.waitstatus_to_exitcode(status),
-        "timed_out": not finished,
-        "duration": time.perf_counter() - start,
-    }
+    reaped: dict[int, int] = {}
 
+    def exit_status() -> int | None:
+        reaped.update(process_tree.reap_children())
+        return reaped.get(pid)
 
-def _wait(pid: int, timeout: float) -> bool:
-    """True when the child ended within ``timeout`` seconds (a pidfd becomes readable on exit)."""
-    handle = os.pidfd_open(pid)
+    def end_all() -> int:
+        # Also after a normal end: DataLoader workers and daemons must not outlive the snippet.
+        reaped.update(process_tree.end_own_descendants())
+        if pid not in reaped:
+            reaped[pid] = os.waitpid(pid, 0)[1]
+        return reaped[pid]
+
+    wake = os.pidfd_open(pid)
     try:
-        readable, _, _ = select.select([handle], [], [], timeout)
-        return bool(readable)
+        watched = Watched(pid, exit_status, end_all, wake_fd=wake, parent_gone_fd=parent_gone_fd)
+        return supervise(watched, job, {name: read for name, (read, _) in pipes.items()}, start, before)
     finally:
-        os.close(handle)
+        os.close(wake)
+        for read, _ in pipes.values():
+            os.close(read)
 
 
-def _kill_group(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def main() -> None:
+    process_tree.become_subreaper()
+    signal.signal(signal.SIGTERM, _stop)
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # anything printed while importing goes to stderr, not into the protocol
     warm_up()
     protocol.write(json.dumps({"ready": True}) + "\n")
     protocol.flush()
-    for line in sys.stdin:
-        report = run_forked(json.loads(line))
-        protocol.write(json.dumps(report) + "\n")
-        protocol.flush()
+    try:
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                return
+            report = run_forked(json.loads(line), parent_gone_fd=sys.stdin.fileno())
+            protocol.write(json.dumps(report) + "\n")
+            protocol.flush()
+            if report["abandoned"]:
+                return
+    finally:
+        process_tree.end_own_descendants()
 
 
 if __name__ == "__main__":

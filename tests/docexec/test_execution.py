@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from docexec.child import MAX_OUTPUT_CHARS
+from docexec.capture import HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
 from docexec.result import FAILED, PASSED, SKIPPED
 
 BEHAVIOURS = {
@@ -151,12 +151,15 @@ def test_sys_exit_is_a_failure(batch):
     assert result.failure.startswith("snippets/sys_exit.py:2: SystemExit")
 
 
-def test_huge_output_is_truncated_with_a_note(batch):
+def test_huge_output_keeps_head_and_tail_with_a_note_on_its_own_line_between(batch):
     result = batch[0]["huge_output.py"]
     assert result.status == PASSED
-    assert len(result.output) == MAX_OUTPUT_CHARS
     assert result.dropped_chars == 10_000_001 - MAX_OUTPUT_CHARS
-    assert "output truncated: 9,900,001 more characters" in result.truncation_note
+    head, note, tail = result.output.split("\n")[:3]
+    assert note == "[output truncated: 9,900,001 characters not shown]"
+    assert head == "x" * HEAD_CHARS  # the note is not glued to the half-printed line
+    assert tail == "x" * (TAIL_CHARS - 1)  # the last characters, up to the end of the line
+    assert result.output.endswith("x\n")
 
 
 def test_an_unexpected_error_names_the_snippet_line_and_keeps_only_its_frames(batch):

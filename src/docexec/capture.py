@@ -1,0 +1,197 @@
+"""A snippet's stdout and stderr, recorded in the order written, as under ``python snippet.py``.
+
+Python-level writes (``print``, ``sys.stdout.buffer.write``) go through `OutputRecorder` at once.
+File descriptors 1 and 2 are pipes: what the snippet's child processes, C code and ``os.system``
+write there is drained into the record before each Python-level write (so it keeps its place),
+by the supervising process while the snippet waits, and once more when it has ended. Every
+process that records takes a lock on the events file around "drain the pipes, then append", so
+no text is recorded out of its order.
+
+Only the first `HEAD_CHARS` are recorded as they come; after that the last `TAIL_CHARS` are kept
+and recorded when the recording process ends. The result keeps head and tail with a note between.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import fcntl
+import io
+import json
+import os
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+
+MAX_OUTPUT_CHARS = 100_000
+HEAD_CHARS = 60_000
+TAIL_CHARS = MAX_OUTPUT_CHARS - HEAD_CHARS
+EVENTS_FILE = "events.jsonl"
+_PIPE_BYTES = 1 << 20  # Linux's default limit for an unprivileged F_SETPIPE_SZ
+_F_SETPIPE_SZ = 1031
+
+
+def output_pipes() -> dict[str, tuple[int, int]]:
+    """A (read, write) pipe for each of stdout and stderr; read ends non-blocking."""
+    pipes = {}
+    for name in ("stdout", "stderr"):
+        read, write = os.pipe()
+        os.set_blocking(read, False)
+        # A larger pipe lets workers write more before they wait for it to be drained.
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(write, _F_SETPIPE_SZ, _PIPE_BYTES)
+        pipes[name] = (read, write)
+    return pipes
+
+
+class OutputRecorder:
+    """Appends the output events of one snippet to its events file; one per recording process."""
+
+    def __init__(self, events: Path, pipes: dict[str, int]) -> None:
+        """``pipes``: stream name -> the non-blocking read end of the pipe on its descriptor."""
+        self._events = events
+        self._pipes = pipes
+        self._decoders = {
+            key: codecs.getincrementaldecoder("utf-8")("replace")
+            for key in [*pipes, *(f"direct-{name}" for name in ("stdout", "stderr"))]
+        }
+        self.cell: int | None = None
+        self._head_left = HEAD_CHARS
+        self._tail: deque[tuple[str, str]] = deque()
+        self._tail_chars = 0
+        self.dropped_chars = 0
+        self._owner = -1
+        self._open()
+
+    def _open(self) -> None:
+        """Open the events file for this process: a forked process must not share the lock."""
+        self._file = open(self._events, "a", encoding="utf-8")  # noqa: SIM115 - lives with the process
+        self._lock = os.open(self._events, os.O_RDONLY | os.O_CLOEXEC)
+        self._owner = os.getpid()
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        if self._owner != os.getpid():
+            self._open()
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
+
+    def event(self, event: dict) -> None:
+        """Record a non-output event (a cell starts, a figure, an exception), after pending output."""
+        with self._locked():
+            self._drain()
+            self._append(event)
+
+    def write(self, name: str, data: bytes) -> None:
+        with self._locked():
+            self._drain()
+            self._keep(name, self._decoders[f"direct-{name}"].decode(data))
+
+    def drain(self) -> None:
+        with self._locked():
+            self._drain()
+
+    def open_pipes(self) -> list[int]:
+        """The read ends that may still bring output (not yet at end of file)."""
+        return list(self._pipes.values())
+
+    def finish(self) -> None:
+        """Record what is left in the pipes, the kept tail and the count of dropped characters."""
+        with self._locked():
+            self._drain()
+            for name, decoder in self._decoders.items():
+                self._keep(name.removeprefix("direct-"), decoder.decode(b"", final=True))
+            for name, text in self._tail:
+                self._append({"event": "stream", "cell": self.cell, "name": name, "text": text, "tail": True})
+            self._tail.clear()
+            self._tail_chars = 0
+            if self.dropped_chars:
+                self._append({"event": "dropped", "chars": self.dropped_chars})
+                self.dropped_chars = 0
+
+    def _drain(self) -> None:
+        for name, read in list(self._pipes.items()):
+            while True:
+                try:
+                    data = os.read(read, 65536)
+                except BlockingIOError:
+                    break
+                except OSError:
+                    data = b""
+                if not data:  # every write end is closed: nothing more will come
+                    del self._pipes[name]
+                    break
+                self._keep(name, self._decoders[name].decode(data))
+
+    def _keep(self, name: str, text: str) -> None:
+        if not text:
+            return
+        if self._head_left > 0:
+            head = text[: self._head_left]
+            self._head_left -= len(head)
+            self._append({"event": "stream", "cell": self.cell, "name": name, "text": head})
+            text = text[len(head) :]
+            if not text:
+                return
+        if len(text) > TAIL_CHARS:
+            self.dropped_chars += len(text) - TAIL_CHARS
+            text = text[-TAIL_CHARS:]
+        self._tail.append((name, text))
+        self._tail_chars += len(text)
+        while self._tail_chars > TAIL_CHARS:
+            first_name, first = self._tail[0]
+            excess = self._tail_chars - TAIL_CHARS
+            if len(first) <= excess:
+                self._tail.popleft()
+                cut = len(first)
+            else:
+                self._tail[0] = (first_name, first[excess:])
+                cut = excess
+            self._tail_chars -= cut
+            self.dropped_chars += cut
+
+    def _append(self, event: dict) -> None:
+        self._file.write(json.dumps(event) + "\n")
+        self._file.flush()
+
+
+class _StreamSink(io.BufferedIOBase):
+    """``sys.stdout.buffer``: each write goes to the recorder at once, none waits in a buffer."""
+
+    def __init__(self, recorder: OutputRecorder, name: str, fd: int) -> None:
+        self._recorder = recorder
+        self._name = name
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        self._recorder.write(self._name, bytes(data))
+        return len(data)
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return False
+
+
+def install(recorder: OutputRecorder) -> None:
+    """``sys.stdout`` and ``sys.stderr`` as Python sets them up (encoding, ``buffer``, ``fileno()``,
+    stderr's ``backslashreplace``), unbuffered so that they interleave as written; stdin empty."""
+    streams = {}
+    for name, fd, errors in (("stdout", 1, "strict"), ("stderr", 2, "backslashreplace")):
+        sink = _StreamSink(recorder, name, fd)
+        streams[name] = io.TextIOWrapper(sink, encoding="utf-8", errors=errors, write_through=True)
+    import sys
+
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - lives with the process
+    sys.stdout, sys.stderr = streams["stdout"], streams["stderr"]
+    sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin

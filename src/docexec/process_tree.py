@@ -1,0 +1,141 @@
+"""A snippet's processes as one tree: adopt the orphans, measure the memory, end them all.
+
+A snippet may start processes in sessions of their own (``start_new_session=True``, a double fork
+and ``setsid``), which leave its process group. The process that supervises a snippet becomes a
+child subreaper, so that every orphan below it is re-parented to it instead of to init: the tree
+below the supervisor is then all that the snippet started, and it can be measured and ended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import time
+from pathlib import Path
+
+_PR_SET_CHILD_SUBREAPER = 36  # from <linux/prctl.h>
+
+
+def become_subreaper() -> bool:
+    """Make orphaned descendants this process's children. False where the kernel has no prctl.
+
+    By hand through ctypes: the standard library has no binding for prctl(2).
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, parents before their children."""
+    found: list[int] = []
+    queue = children(pid)
+    while queue:
+        child = queue.pop(0)
+        found.append(child)
+        queue += children(child)
+    return found
+
+
+def _kill(pids: list[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def reap_children() -> dict[int, int]:
+    """Collect the exit status of every child of this process that has ended (pid -> status)."""
+    statuses: dict[int, int] = {}
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return statuses
+        if pid == 0:
+            return statuses
+        statuses[pid] = status
+
+
+def end_own_descendants(patience: float = 10.0) -> dict[int, int]:
+    """SIGKILL everything below this process (a subreaper) and reap it; returns the statuses reaped.
+
+    Repeated until nothing is left: a process may fork while the others are being killed, and a
+    killed parent's children come to this process only once the parent is gone.
+    """
+    statuses: dict[int, int] = {}
+    deadline = time.monotonic() + patience
+    while True:
+        below = descendants(os.getpid())
+        _kill(below)
+        statuses.update(reap_children())
+        if not below or time.monotonic() > deadline:
+            return statuses
+        time.sleep(0.005)
+
+
+def kill_tree(pid: int, patience: float = 10.0) -> None:
+    """SIGKILL ``pid`` and everything below it, from outside (the caller reaps ``pid`` itself)."""
+    deadline = time.monotonic() + patience
+    while True:
+        # Stop the top first, so that it starts nothing new while its descendants are killed.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGSTOP)
+        below = [p for p in descendants(pid) if not _is_zombie(p)]
+        _kill(below)
+        if not below or time.monotonic() > deadline:
+            break
+        time.sleep(0.005)
+    _kill([pid])
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in {"Z", "X"}
+
+
+def tree_memory(pid: int) -> int:
+    """Bytes that ``pid`` and its descendants use: the sum of their proportional set sizes.
+
+    PSS, not RSS: forked processes share the pages of their parent (torch, once imported, is
+    hundreds of MB), and PSS counts each shared page once across the processes that map it.
+    """
+    total = 0
+    for member in [pid, *descendants(pid)]:
+        total += _pss(member)
+    return total
+
+
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+            for line in rollup:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def oom_kills() -> int:
+    """How many processes the kernel's out-of-memory killer has killed since boot (-1: unknown)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/vmstat").read_text().splitlines():
+            if line.startswith("oom_kill "):
+                return int(line.split()[1])
+    return -1

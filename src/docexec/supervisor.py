@@ -1,0 +1,83 @@
+"""Watches one running snippet: its time, the memory of all its processes, the output its
+children write to the file descriptors, and whether it wrote into the project."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from docexec import process_tree, project_writes
+from docexec.capture import EVENTS_FILE, OutputRecorder
+
+POLL_SECONDS = 0.1  # how often the memory is measured; an allocation may overshoot for this long
+
+
+@dataclass
+class Watched:
+    """The snippet's top process and how the caller learns of and forces its end."""
+
+    pid: int
+    exit_status: Callable[[], int | None]  # a wait status once the process has ended, else None
+    end_all: Callable[[], int]  # kill the process and all below it; its wait status
+    wake_fd: int | None = None  # readable when the process ends (a pidfd), where there is one
+    parent_gone_fd: int | None = None  # readable when the one who asked for the job is gone
+
+
+def supervise(
+    watched: Watched, job: dict, pipes: dict[str, int], started: float, before: project_writes.Snapshot
+) -> dict:
+    """Wait for the snippet, end everything it started, and report how it ended.
+
+    ``pipes``: the read ends of its stdout and stderr pipes; ``before``: the project's files
+    before it started."""
+    recorder = OutputRecorder(Path(job["job_dir"]) / EVENTS_FILE, pipes)
+    deadline = time.monotonic() + job["timeout"]
+    limit = job["memory_limit"]
+    oom_before = process_tree.oom_kills()
+    peak = 0
+    ending = "ended"
+    while True:
+        status = watched.exit_status()
+        if status is not None:
+            break
+        memory = process_tree.tree_memory(watched.pid)
+        peak = max(peak, memory)
+        if memory > limit:
+            ending = "memory"
+            break
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            ending = "timeout"
+            break
+        watched_fds = [fd for fd in (watched.wake_fd, watched.parent_gone_fd) if fd is not None]
+        readable, _, _ = select.select(
+            [*recorder.open_pipes(), *watched_fds], [], [], min(POLL_SECONDS, remaining)
+        )
+        if watched.parent_gone_fd is not None and watched.parent_gone_fd in readable:
+            ending = "abandoned"
+            break
+        if set(readable) & set(recorder.open_pipes()):
+            recorder.drain()
+    ended_status = watched.end_all()
+    if status is None:
+        status = ended_status
+    recorder.finish()
+    killed_by = -os.waitstatus_to_exitcode(status) if os.WIFSIGNALED(status) else 0
+    return {
+        "exit_code": os.waitstatus_to_exitcode(status),
+        "timed_out": ending == "timeout",
+        "abandoned": ending == "abandoned",
+        "memory_exceeded": ending == "memory",
+        "memory_limit": limit,
+        "peak_memory": peak,
+        "oom_killed": (
+            ending == "ended" and killed_by == signal.SIGKILL and process_tree.oom_kills() > oom_before
+        ),
+        "project_writes": project_writes.changed(before, project_writes.snapshot(Path(job["root"]))),
+        "duration": time.perf_counter() - started,
+    }
