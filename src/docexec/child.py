@@ -268,6 +268,7 @@ def main() -> None:
     Its stdout and stderr are the pipes whose read ends the job names. A subreaper, so that what
     the snippet starts in other sessions stays below it, and is killed before it exits."""
     process_tree.become_subreaper()
+    process_tree.die_with_parent()
     job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     run_job(job, job["pipes"])
     process_tree.end_own_descendants()

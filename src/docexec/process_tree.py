@@ -15,19 +15,30 @@ import signal
 import time
 from pathlib import Path
 
-_PR_SET_CHILD_SUBREAPER = 36  # from <linux/prctl.h>
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def _prctl(option: int, value: int) -> bool:
+    """By hand through ctypes: the standard library has no binding for prctl(2)."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def become_subreaper() -> bool:
-    """Make orphaned descendants this process's children. False where the kernel has no prctl.
+    """Make orphaned descendants this process's children. False where the kernel cannot."""
+    return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 
-    By hand through ctypes: the standard library has no binding for prctl(2).
-    """
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+
+def die_with_parent() -> None:
+    """SIGKILL this process when its parent ends (a snippet that killed its supervisor, or an
+    engine killed with SIGKILL), so that it is not left running without a timeout."""
+    parent = os.getppid()
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent ended before the request was made
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def children(pid: int) -> list[int]:

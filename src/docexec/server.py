@@ -16,7 +16,9 @@ import os
 import signal
 import sys
 import time
+import traceback
 from pathlib import Path
+from typing import TextIO
 
 from docexec import process_tree, project_writes
 from docexec.capture import output_pipes
@@ -51,14 +53,13 @@ def run_forked(job: dict, parent_gone_fd: int | None = None) -> dict:
         code = 0
         try:
             os.setpgid(0, 0)
+            process_tree.die_with_parent()
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             for name, fd in (("stdout", 1), ("stderr", 2)):
                 os.dup2(pipes[name][1], fd)
                 os.close(pipes[name][1])
             run_job(job, {name: read for name, (read, _) in pipes.items()})
         except BaseException:  # noqa: BLE001 - report, then leave without running parent code
-            import traceback
-
             traceback.print_exc()
             code = CHILD_CRASHED
         finally:
@@ -102,18 +103,31 @@ def main() -> None:
     warm_up()
     protocol.write(json.dumps({"ready": True}) + "\n")
     protocol.flush()
+    code = 0
     try:
-        while True:
-            line = sys.stdin.readline()
-            if not line:
-                return
-            report = run_forked(json.loads(line), parent_gone_fd=sys.stdin.fileno())
-            protocol.write(json.dumps(report) + "\n")
-            protocol.flush()
-            if report["abandoned"]:
-                return
+        _serve(protocol)
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
+    except BaseException:  # noqa: BLE001 - reported on stderr, which the engine shows
+        traceback.print_exc()
+        code = 1
     finally:
         process_tree.end_own_descendants()
+    sys.stderr.flush()
+    # At once: an interpreter that holds torch takes seconds to tear down, and nothing is left to do.
+    os._exit(code)
+
+
+def _serve(protocol: TextIO) -> None:
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        report = run_forked(json.loads(line), parent_gone_fd=sys.stdin.fileno())
+        if report["abandoned"]:
+            return
+        protocol.write(json.dumps(report) + "\n")
+        protocol.flush()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,298 @@
+"""Nothing a snippet starts outlives it, whatever stops the run; what it may use is bounded and
+declared; and what it prints reaches the result as written, in order, from any of its processes.
+
+Real snippets in real processes: each test reads what the snippet printed (pids, its environment)
+and looks at the processes and folders that are left.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from docexec import process_tree
+from docexec.result import FAILED, PASSED, assemble
+from docexec.runner import fork_is_available
+
+# A grandchild in a session of its own by a double fork and setsid, and a process started with
+# start_new_session=True: both leave the snippet's process group.
+ESCAPES = """
+    import os
+    import subprocess
+    import sys
+    import time
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        if os.fork() == 0:
+            os.write(write, str(os.getpid()).encode())
+            time.sleep(600)
+        os._exit(0)
+    os.waitpid(pid, 0)
+    orphan = int(os.read(read, 100))
+    session = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    print("pid", orphan)
+    print("pid", session.pid)
+    # Adopted by the process that supervises the snippet (the snippet's own in the fallback), not init.
+    adopter = int(open(f"/proc/{orphan}/stat").read().rsplit(")", 1)[1].split()[1])
+    print("the orphan was adopted:", adopter in (os.getpid(), os.getppid()))
+"""
+
+MEMORY_HOG = """
+    # docexec: memory=300M
+    import multiprocessing
+    import time
+
+    def hog():
+        blocks = []
+        while True:
+            blocks.append(b"x" * (20 << 20))  # filled, so the pages are really used
+            time.sleep(0.02)
+
+    if __name__ == "__main__":
+        worker = multiprocessing.get_context("fork").Process(target=hog)  # counted with the snippet
+        worker.start()
+        worker.join()
+"""
+
+ENVIRONMENT = """
+    import os
+    import tempfile
+    from pathlib import Path
+
+    print("token:", os.environ.get("GITHUB_TOKEN"), os.environ.get("ACTIONS_ID_TOKEN_REQUEST_TOKEN"))
+    server = Path(f"/proc/{os.getppid()}/environ").read_bytes()
+    print("the process above holds it:", b"GITHUB_TOKEN" in server)
+    home = Path(os.environ["HOME"])
+    print("home is empty and its own:", home.is_dir() and not any(home.iterdir()), home != Path("/root"))
+    print("temporary files go:", Path(tempfile.mkstemp()[1]).parent == Path(os.environ["TMPDIR"]))
+"""
+
+WRITES_INTO_PROJECT = """
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    with readme.open("a") as file:
+        file.write("appended by a snippet\\n")
+"""
+
+OUTPUT_FROM_EVERY_PROCESS = """
+    import multiprocessing
+    import os
+    import sys
+
+    def write_to_descriptor():
+        os.write(1, b"a forked worker, through file descriptor 1\\n")
+
+    def print_in_new_interpreter():
+        print("a spawned interpreter's print")
+
+    if __name__ == "__main__":
+        print("before")
+        for method, target in (("fork", write_to_descriptor), ("spawn", print_in_new_interpreter)):
+            worker = multiprocessing.get_context(method).Process(target=target)
+            worker.start()
+            worker.join()
+        os.system("echo a shell command")
+        print("after")
+        print(sys.stdout.encoding, sys.stdout.fileno(), sys.stderr.fileno(), sys.stderr.errors)
+        sys.stdout.buffer.write(b"bytes through sys.stdout.buffer\\n")
+        try:
+            input()
+        except EOFError:
+            print("stdin is empty")
+"""
+
+ESCAPE_CODES = """
+    import sys
+
+    print("\\x1b[1;31mred\\x1b[0m and plain, a \\x1b]0;window title\\x07bell\\x07 and a \\x00null")
+    for percent in (10, 50, 100):
+        sys.stderr.write(f"\\r{percent}%")
+    sys.stderr.write("\\n")
+"""
+
+pytestmark = pytest.mark.skipif(not fork_is_available(), reason="the warm servers need fork")
+
+
+def gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in {"Z", "X"}
+
+
+def assert_all_gone(pids: list[int]) -> None:
+    deadline = time.monotonic() + 10
+    while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in pids if not gone(pid)] == []
+
+
+def printed_pids(output: str) -> list[int]:
+    return [int(line.split()[1]) for line in output.splitlines() if line.startswith("pid ")]
+
+
+@pytest.fixture(scope="module")
+def batch(module_project, tmp_path_factory):
+    snippets = {
+        "escapes.py": ESCAPES,
+        "memory_hog.py": MEMORY_HOG,
+        "environment.py": ENVIRONMENT,
+        "writes_into_project.py": WRITES_INTO_PROJECT,
+        "output_from_every_process.py": OUTPUT_FROM_EVERY_PROCESS,
+        "escape_codes.py": ESCAPE_CODES,
+    }
+    (module_project.root / "README.md").write_text("# A project\n")
+    paths = [module_project.snippet(name, code) for name, code in snippets.items()]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GITHUB_TOKEN", "ghp_not_for_snippets")
+        patch.setenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "not_for_snippets_either")
+        results, _ = module_project.engine(workers=2).run(paths, progress=False)
+    return {path.removeprefix("snippets/"): result for path, result in results.items()}
+
+
+def test_processes_in_sessions_of_their_own_end_with_the_snippet(batch):
+    result = batch["escapes.py"]
+    assert result.status == PASSED, result.failure
+    assert "the orphan was adopted: True" in result.output
+    pids = printed_pids(result.output)
+    assert len(pids) == 2  # the start_new_session process and the setsid grandchild
+    assert_all_gone(pids)
+
+
+def test_a_memory_hog_is_stopped_and_named_with_its_limit(batch):
+    result = batch["memory_hog.py"]
+    assert result.status == FAILED
+    assert result.failure.startswith("snippets/memory_hog.py: exceeded its memory limit of 300 MiB")
+    assert result.peak_memory > 300 << 20
+
+
+def test_snippets_get_no_secrets_of_the_callers_environment(batch):
+    result = batch["environment.py"]
+    assert result.status == PASSED, result.failure
+    assert result.output == (
+        "token: None None\n"
+        "the process above holds it: False\n"
+        "home is empty and its own: True True\n"
+        "temporary files go: True\n"
+    )
+
+
+def test_a_write_into_the_project_fails_the_snippet_and_names_the_file(batch, module_project):
+    result = batch["writes_into_project.py"]
+    assert result.status == FAILED
+    assert result.failure.startswith(
+        "snippets/writes_into_project.py: created, changed or removed files of the project while it ran: "
+        "README.md."
+    )
+
+
+def test_output_of_child_processes_and_descriptors_is_kept_in_order(batch):
+    result = batch["output_from_every_process.py"]
+    assert result.status == PASSED, result.failure
+    assert result.output == (
+        "before\n"
+        "a forked worker, through file descriptor 1\n"
+        "a spawned interpreter's print\n"
+        "a shell command\n"
+        "after\n"
+        "utf-8 1 2 backslashreplace\n"
+        "bytes through sys.stdout.buffer\n"
+        "stdin is empty\n"
+    )
+    assert result.duration < 20  # input() did not wait for the timeout
+
+
+def test_escape_codes_and_control_characters_never_reach_the_output(batch):
+    result = batch["escape_codes.py"]
+    assert result.status == PASSED, result.failure
+    assert result.cells[0].streams == [
+        ("stdout", "red and plain, a bell and a null\n"),
+        ("stderr", "100%\n"),  # a redrawn line as it was last drawn
+    ]
+
+
+def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):
+    escapes = project.snippet("escapes.py", ESCAPES)
+    hog = project.snippet("memory_hog.py", MEMORY_HOG)
+    results, _ = project.engine(use_fork=False, workers=2).run([escapes, hog], progress=False)
+    assert results[escapes].status == PASSED, results[escapes].failure
+    assert_all_gone(printed_pids(results[escapes].output))
+    assert "exceeded its memory limit of 300 MiB" in results[hog].failure
+
+
+def test_a_kill_by_the_kernels_out_of_memory_killer_is_named_as_such(tmp_path):
+    # The kernel's killer cannot be called on a shared machine: this is the report of such a run.
+    report = {
+        "exit_code": -signal.SIGKILL,
+        "timed_out": False,
+        "abandoned": False,
+        "memory_exceeded": False,
+        "memory_limit": 4 << 30,
+        "peak_memory": 3 << 30,
+        "oom_killed": True,
+        "project_writes": [],
+        "duration": 1.0,
+    }
+    from docexec.declarations import Declarations
+
+    failure = assemble("snippets/big.py", tmp_path, report, Declarations(), {}).failure
+    assert failure == (
+        "snippets/big.py: killed by the kernel's out-of-memory killer: the machine ran out of memory "
+        "(its processes used at least 3 GiB)"
+    )
+
+
+SLEEPS = """
+    # docexec: timeout=600
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    session = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    Path(r"{pids}").write_text(f"{{os.getpid()}} {{os.getppid()}} {{session.pid}}")
+    time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=lambda s: s.name)
+def test_stopping_the_command_line_ends_every_process_and_removes_its_folders(project, tmp_path, stop):
+    pids_file = tmp_path / "pids.txt"
+    project.snippet("sleeps.py", SLEEPS.format(pids=pids_file))
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    command = subprocess.Popen(
+        [sys.executable, "-m", "docexec.cli", "run", "snippets/sleeps.py", "--workers", "1"],
+        cwd=project.root,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # a group of its own, as a terminal's foreground job has
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not pids_file.exists() or len(pids_file.read_text().split()) < 3:
+            assert time.monotonic() < deadline and command.poll() is None, "the snippet did not start"
+            time.sleep(0.05)
+        snippet, server, session = map(int, pids_file.read_text().split())
+        os.killpg(command.pid, stop)  # what Ctrl-C does: the whole foreground group gets SIGINT
+        command.wait(timeout=20)  # no hang until the snippet ends
+    finally:
+        if command.poll() is None:
+            process_tree.kill_tree(command.pid)
+            command.wait()
+    assert_all_gone([snippet, server, session])
+    if stop != signal.SIGKILL:  # what SIGKILL stops cannot remove anything
+        assert list(temporary.iterdir()) == []
