@@ -1,13 +1,19 @@
-"""``docexec run [PATH...]``: run snippets (all when none is given) and print their results.
-``docexec new PAGE --title ... --snippet ...``: a new page with its first snippet (`docexec.scaffold`)."""
+"""``docexec run [PATH...]``: run snippets (all when none is given) and print their results;
+``--shard I/N`` runs one of N shards balanced by known durations.
+``docexec merge-cache DIR...``: merge shards' caches into this project's, so a build executes nothing.
+``docexec record``: on a CUDA machine, record the CUDA snippets' outputs into ``recordings/``.
+``docexec new PAGE --title ... --snippet ...``: a new page with its first snippet (`docexec.scaffold`).
+
+The ``DOCEXEC_*`` variables (`docexec.settings`) are read here, not by the engine."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
-from docexec import scaffold
+from docexec import provenance, recordings, scaffold, settings, shards
 from docexec.engine import DeclarationError, Engine, find_root
 from docexec.result import FAILED, SKIPPED, Result
 
@@ -53,14 +59,81 @@ def _new(root: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def _engine(root: Path, args: argparse.Namespace) -> Engine:
+    options = settings.engine_options()
+    if getattr(args, "cache_dir", None):
+        options["cache_dir"] = Path(args.cache_dir)
+    options["force"] = bool(options.get("force")) or args.force
+    return Engine(root, workers=args.workers, **options)  # type: ignore[arg-type]
+
+
+def _run(root: Path, args: argparse.Namespace) -> int:
+    engine = _engine(root, args)
+    paths = [p for given in args.paths for p in _relative(given, root)] or engine.all_snippets()
+    if args.shard:
+        index, count = shards.parse_shard(args.shard)
+        paths = shards.shard(engine, paths, index, count)
+        print(f"shard {index}/{count}: {len(paths)} snippets")
+    results, summary = engine.run(paths)
+    for path in sorted(results):
+        if not args.quiet or results[path].status == FAILED:
+            _print_result(results[path])
+    if args.report:
+        Path(args.report).write_text(json.dumps(_report(results), indent=1, sort_keys=True) + "\n")
+    print(summary.line())
+    return 1 if summary.failures else 0
+
+
+def _report(results: dict[str, Result]) -> dict:
+    """What a drift run compares: each snippet's verdict, output and failure, and the torch it ran on."""
+    return {
+        path: {
+            "status": r.status,
+            "output": r.output + r.truncation_note,
+            "failure": r.failure,
+            "torch": r.environment.get("torch"),
+        }
+        for path, r in results.items()
+    }
+
+
+def _record(root: Path, args: argparse.Namespace) -> int:
+    engine = _engine(root, args)
+    report = recordings.record(engine, provenance.build_date(), force=args.force)
+    for path in report.written:
+        print(f"RECORDED {path}")
+    for path in report.removed:
+        file = recordings.recording_file(root, path).relative_to(root)
+        print(f"REMOVED {file} ({path} is no CUDA snippet)")
+    for outcome in report.failures:
+        print(f"FAIL {outcome.path}\n  {outcome.failure}")
+    print(report.line())
+    return 1 if report.failures else 0
+
+
+def _merge(root: Path, args: argparse.Namespace) -> int:
+    target = Path(args.into) if args.into else _engine(root, args).cache.root
+    copied, present = shards.merge_caches([Path(d) for d in args.caches], target)
+    print(f"merged into {target}: {copied} entries copied, {present} already there")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="docexec", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run snippets and print each result")
     run.add_argument("paths", nargs="*", help="snippet files or folders (default: all of snippets/)")
-    run.add_argument("--force", action="store_true", help="ignore the cache and execute again")
-    run.add_argument("--workers", type=int, default=None, help="processes at once (default: cores)")
+    run.add_argument("--shard", help="I/N: run only shard I of N, balanced by known durations")
+    run.add_argument("--cache-dir", help="the results cache (default: DOCEXEC_CACHE_DIR or .cache/docexec)")
+    run.add_argument("--report", help="also write each result (status, output, failure) to this JSON file")
     run.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    record = commands.add_parser("record", help="on a CUDA machine: record the CUDA snippets' outputs")
+    merge = commands.add_parser("merge-cache", help="copy the entries of shards' caches into one cache")
+    merge.add_argument("caches", nargs="+", help="cache folders written by `docexec run --shard`")
+    merge.add_argument("--into", help="the cache to merge into (default: this project's)")
+    for command in (run, record):
+        command.add_argument("--force", action="store_true", help="ignore the cache and execute again")
+        command.add_argument("--workers", type=int, default=None, help="processes at once (default: cores)")
     new = commands.add_parser("new", help="a new page in the question structure, with its first snippet")
     new.add_argument("page", help="its path under docs/, e.g. week-2/day-7/mixed-precision")
     new.add_argument("--title", required=True, help="the page's title, also its entry in the navigation")
@@ -73,18 +146,14 @@ def main(argv: list[str] | None = None) -> int:
     root = find_root(Path.cwd())
     if args.command == "new":
         return _new(root, args)
-    engine = Engine(root, force=args.force, workers=args.workers)
+    if args.command == "merge-cache":
+        args.force, args.workers = False, None
+    command = {"run": _run, "record": _record, "merge-cache": _merge}[args.command]
     try:
-        paths = [p for given in args.paths for p in _relative(given, root)] or engine.all_snippets()
-        results, summary = engine.run(paths)
-    except (DeclarationError, FileNotFoundError) as error:
+        return command(root, args)
+    except (DeclarationError, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    for path in sorted(results):
-        if not args.quiet or results[path].status == FAILED:
-            _print_result(results[path])
-    print(summary.line())
-    return 1 if summary.failures else 0
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from docexec import build_report, checks, labs, page_notebook, provenance
+from docexec import build_report, checks, labs, page_notebook, provenance, recordings, settings
 from docexec.engine import DeclarationError, Engine, Summary
 from docexec.markdown_ext import RunExtension, SnippetRenderer, directive_lines
 from docexec.preview import Preview, pending_result
@@ -87,12 +87,14 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         self.repository = config.repo_url or config.extra.get("repository")
         self.notebooks: dict[str, str] = {}  # page src_uri -> its notebook's file name, beside it
         self.lab_pages: set[str] = set()
+        self.recordings = recordings.Store(self.root)  # GPU outputs shown where CUDA snippets skip
         self.renderer = SnippetRenderer(
             self.root,
             self._result,
             self._figure_url,
             environment=self.engine.environment,
             library_repository=self.repository,
+            recorded=self._recording,
         )
         config.markdown_extensions.append(RunExtension(self.renderer))  # type: ignore[arg-type]
         return config
@@ -127,7 +129,8 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         self._check(files, config, set(shown_on))
         self._add_labs(lab_paths, files, config)
         self._add_page_notebooks(page_sources, files, config)
-        figures = {figure_name(f): f for result in self.results.values() for f in result.figures}
+        shown = [*self.results.values(), *self._recorded_results()]
+        figures = {figure_name(f): f for result in shown for f in result.figures}
         for name, figure in sorted(figures.items()):
             files.append(File.generated(config, f"{FIGURES_DIR}/{name}", content=figure.bytes))
         if self.execute:
@@ -246,10 +249,12 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
 
     def _engine(self) -> Engine:
         """A new engine per build; in the preview, one for all its builds, started at once."""
+        options = settings.engine_options()  # DOCEXEC_DEVICE, DOCEXEC_CACHE_DIR, DOCEXEC_FORCE
+        options["force"] = bool(options.get("force")) or self.config.force
         if not (self.serving and self.execute):
-            return Engine(self.root, force=self.config.force, workers=self.config.workers)
+            return Engine(self.root, workers=self.config.workers, **options)  # type: ignore[arg-type]
         if self.preview is None:
-            engine = Engine(self.root, force=self.config.force, workers=self.config.workers, keep_warm=True)
+            engine = Engine(self.root, workers=self.config.workers, keep_warm=True, **options)  # type: ignore[arg-type]
             engine.warm_up()
             self.preview = Preview(engine, self._ask_for_rebuild)
             self._signal = Path(tempfile.mkdtemp(prefix="docexec-preview-")) / "outputs-arrived"
@@ -303,6 +308,20 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             results, _ = self.engine.run([path], progress=False)
             self.results.update(results)
         return self.results[path]
+
+    def _recording(self, path: str) -> recordings.Recording | None:
+        """A CUDA snippet's recorded output; a broken recording file is a warning (strict fails)."""
+        try:
+            return self.recordings.find(path)
+        except recordings.RecordingError as error:
+            log.warning("%s", error)
+            return None
+
+    def _recorded_results(self) -> list[Result]:
+        """The results of the recordings that pages will show: their figures are part of the site."""
+        skipped = [path for path, result in self.results.items() if result.status == SKIPPED]
+        found = [self._recording(path) for path in skipped]
+        return [recording.result for recording in found if recording is not None and not recording.stale]
 
     def _figure_url(self, figure: Figure) -> str:
         return posixpath.relpath(f"{FIGURES_DIR}/{figure_name(figure)}", self._page_dir or ".")

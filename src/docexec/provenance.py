@@ -6,7 +6,7 @@ import datetime
 import html
 import os
 
-ENVIRONMENT_KEYS = ("device", "torch", "python")
+ENVIRONMENT_KEYS = ("device", "gpu", "torch", "python")
 
 
 def build_date() -> datetime.date:
@@ -21,7 +21,13 @@ def build_date() -> datetime.date:
 
 
 def device_words(environment: dict) -> str:
-    return "a CUDA GPU" if environment.get("device") == "cuda" else "a CPU"
+    """``a CPU``; on CUDA, the GPU's model and the CUDA release torch was built for, where known."""
+    if environment.get("device") != "cuda":
+        return "a CPU"
+    named = [environment[key] for key in ("gpu",) if environment.get(key)]
+    if environment.get("cuda"):
+        named.append(f"CUDA {environment['cuda']}")
+    return "a CUDA GPU" + (f" ({', '.join(named)})" if named else "")
 
 
 def environment_words(environment: dict) -> str:

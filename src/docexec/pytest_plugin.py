@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from docexec import settings
 from docexec.engine import SNIPPETS_DIR, DeclarationError, Engine
 from docexec.result import FAILED, SKIPPED, Result
 
@@ -67,7 +68,7 @@ class SnippetItem(pytest.Item):
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[_engine_key] = Engine(_root(config))
+    config.stash[_engine_key] = Engine(_root(config), **settings.engine_options())  # type: ignore[arg-type]
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

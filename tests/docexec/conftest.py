@@ -25,7 +25,16 @@ class Project:
         return f"snippets/{name}"
 
     def engine(self, **kwargs: object) -> Engine:
-        return Engine(self.root, cache_dir=self.cache_dir, **kwargs)  # type: ignore[arg-type]
+        """On a CPU unless the test names another device: the machine's own must not matter."""
+        options = {"cache_dir": self.cache_dir, "device": "cpu", **kwargs}
+        return Engine(self.root, **options)  # type: ignore[arg-type]
+
+
+@pytest.fixture(autouse=True)
+def cpu_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Engine tests pin the device, so that they pass alike on a CPU and on a CUDA machine
+    (``DOCEXEC_DEVICE=cuda``), commands they start included; a test of a device names it."""
+    monkeypatch.setenv("DOCEXEC_DEVICE", "cpu")
 
 
 @pytest.fixture

@@ -1,0 +1,69 @@
+"""Which device this machine runs snippets on, and the words that name its GPU.
+
+Decided without importing torch (a second), so a fully cached build never imports it. Nothing
+here reads ``DOCEXEC_*`` variables: the command line, the MkDocs plugin and the pytest plugin do
+(`docexec.settings`), and hand the device to the engine.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+DEVICES = ("cpu", "cuda")
+_CUDA_TAG = re.compile(r"\+cu(\d+)(\d)$")  # 2.13.0+cu128 -> CUDA 12.8
+_CUDA_RUNTIME = "nvidia-cuda-runtime-cu12"  # the CUDA runtime the default Linux wheel depends on
+
+
+def detect_device() -> str:
+    """``cuda`` on a CUDA build of torch with an NVIDIA GPU present, else ``cpu``."""
+    if "+cpu" in importlib.metadata.version("torch"):
+        return "cpu"
+    gpus = Path("/proc/driver/nvidia/gpus")
+    return "cuda" if gpus.is_dir() and any(gpus.iterdir()) else "cpu"
+
+
+def gpu_model() -> str:
+    """The first GPU's name as ``nvidia-smi`` gives it, or ``an unnamed GPU`` where it cannot."""
+    command = shutil.which("nvidia-smi")
+    if command is None:
+        return "an unnamed GPU"
+    try:
+        listed = subprocess.run(
+            [command, "--query-gpu=name", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "an unnamed GPU"
+    names = [line.strip() for line in listed.splitlines() if line.strip()]
+    return names[0] if names else "an unnamed GPU"
+
+
+def cuda_version(torch_version: str) -> str:
+    """The CUDA release torch was built for: from its local tag (``+cu128``), else from the
+    CUDA runtime wheel it installed with; ``unknown`` when neither says."""
+    tag = _CUDA_TAG.search(torch_version)
+    if tag:
+        return f"{tag.group(1)}.{tag.group(2)}"
+    try:
+        return ".".join(importlib.metadata.version(_CUDA_RUNTIME).split(".")[:2])
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def environment(device: str, torch_version: str) -> dict[str, str]:
+    """What names the device in provenance and in the cache key: on CUDA, the GPU and CUDA release."""
+    if device not in DEVICES:
+        raise ValueError(f"unknown device {device!r}: expected one of {', '.join(DEVICES)}")
+    if device != "cuda":
+        return {"device": device}
+    return {"device": device, "gpu": gpu_model(), "cuda": cuda_version(torch_version)}
+
+
+__all__ = ["DEVICES", "cuda_version", "detect_device", "environment", "gpu_model"]

@@ -1,0 +1,198 @@
+"""GPU outputs recorded on a CUDA machine and committed, so that a build without a GPU shows them.
+
+One JSON file per CUDA snippet, ``recordings/<its path under snippets/>.json``, holds the result
+(output, exception, figures, duration), the GPU, torch build and date it was recorded on, and the
+SHA-256 of the snippet's source it belongs to. When the source changes, the recording is stale:
+pages say so instead of showing it, and `stale` lists it (a test fails on any).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docexec.result import PASSED, Result
+
+if TYPE_CHECKING:
+    from docexec.engine import Engine
+
+RECORDINGS_DIR = "recordings"
+SCHEMA = 1
+RECORD_COMMAND = "make record-gpu"
+
+
+class RecordingError(ValueError):
+    """A recording file that cannot be read; names the file."""
+
+
+def source_digest(source: bytes) -> str:
+    return hashlib.sha256(source).hexdigest()
+
+
+def recording_file(root: Path, snippet: str) -> Path:
+    """``snippets/a/b.py`` -> ``<root>/recordings/a/b.json``."""
+    return root / RECORDINGS_DIR / Path(snippet).relative_to("snippets").with_suffix(".json")
+
+
+@dataclass
+class Recording:
+    snippet: str
+    result: Result
+    recorded: str  # ISO date
+    source_sha256: str
+    stale: bool  # the snippet's source changed since (or the snippet is gone)
+
+    @property
+    def gpu(self) -> str:
+        return self.result.environment.get("gpu") or "a CUDA GPU"
+
+    def label(self) -> str:
+        return f"Recorded on {self.gpu} · torch {self.result.environment.get('torch')} · {self.recorded}"
+
+
+def load(root: Path, snippet: str) -> Recording | None:
+    """The recording of ``snippet`` (None when there is none); raises `RecordingError`."""
+    file = recording_file(root, snippet)
+    if not file.is_file():
+        return None
+    name = file.relative_to(root).as_posix()
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+        if data.get("schema") != SCHEMA:
+            raise RecordingError(f"{name}: schema {data.get('schema')!r}, expected {SCHEMA}: record it again")
+        result = Result.from_json(data["result"])
+        digest, recorded = data["source_sha256"], data["recorded"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        if isinstance(error, RecordingError):
+            raise
+        raise RecordingError(f"{name}: not a readable recording ({error}): record it again") from None
+    source = root / snippet
+    current = source_digest(source.read_bytes()) if source.is_file() else None
+    return Recording(snippet, result, recorded, digest, stale=current != digest)
+
+
+@dataclass
+class Store:
+    """The recordings of one project, each read once (a build asks for each snippet several times)."""
+
+    root: Path
+    _loaded: dict[str, Recording | None] = field(default_factory=dict)
+
+    def find(self, snippet: str) -> Recording | None:
+        if snippet not in self._loaded:
+            self._loaded[snippet] = load(self.root, snippet)
+        return self._loaded[snippet]
+
+
+def write(root: Path, result: Result, recorded: datetime.date) -> Path:
+    """Store a passed run of ``result.path`` as its recording."""
+    file = recording_file(root, result.path)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "schema": SCHEMA,
+        "snippet": result.path,
+        "source_sha256": source_digest((root / result.path).read_bytes()),
+        "recorded": recorded.isoformat(),
+        "result": result.to_json(),
+    }
+    # Sorted keys and indentation: a re-recording reviews as a readable diff.
+    text = json.dumps(payload, indent=1, sort_keys=True, ensure_ascii=False)
+    file.write_text(text + "\n", encoding="utf-8")
+    return file
+
+
+@dataclass
+class RecordReport:
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)  # already recorded for this source and GPU
+    removed: list[str] = field(default_factory=list)  # recordings of snippets gone or no longer CUDA
+    failures: list[Result] = field(default_factory=list)
+
+    def line(self) -> str:
+        text = (
+            f"{len(self.written)} recorded, {len(self.unchanged)} unchanged, "
+            f"{len(self.removed)} removed, {len(self.failures)} failed"
+        )
+        if self.failures:
+            text += ": " + ", ".join(r.path for r in self.failures)
+        return text
+
+
+def record(engine: Engine, today: datetime.date, force: bool = False) -> RecordReport:
+    """Run every CUDA snippet on ``engine`` (a CUDA device) and write the recordings that changed.
+
+    A recording already made for the same source, GPU and torch build is kept as it is, unless
+    ``force``: re-running a timing does not rewrite every file. Raises ValueError off CUDA.
+    """
+    if engine.environment["device"] != "cuda":
+        raise ValueError(
+            f"recording GPU outputs needs a CUDA device, and this engine's device is "
+            f"{engine.environment['device']}: run `{RECORD_COMMAND}` on a CUDA machine"
+        )
+    paths = [path for path in engine.all_snippets() if engine.declarations(path).cuda]
+    results, _ = engine.run(paths)
+    report = RecordReport()
+    for path in paths:
+        outcome = results[path]
+        if outcome.status != PASSED:
+            report.failures.append(outcome)
+            continue
+        old = load(engine.root, path)
+        same_machine = old is not None and all(
+            old.result.environment.get(key) == engine.environment.get(key) for key in ("gpu", "torch")
+        )
+        if old is not None and not old.stale and same_machine and not force:
+            report.unchanged.append(path)
+            continue
+        write(engine.root, outcome, today)
+        report.written.append(path)
+    for snippet in _recorded_snippets(engine.root):
+        if snippet not in paths:
+            recording_file(engine.root, snippet).unlink()
+            report.removed.append(snippet)
+    return report
+
+
+def _recorded_snippets(root: Path) -> list[str]:
+    folder = root / RECORDINGS_DIR
+    files = sorted(folder.rglob("*.json")) if folder.is_dir() else []
+    return [(Path("snippets") / file.relative_to(folder).with_suffix(".py")).as_posix() for file in files]
+
+
+def stale(root: Path) -> list[str]:
+    """One line per recording that no page can show: its snippet changed, is gone, or is unreadable."""
+    problems = []
+    for snippet in _recorded_snippets(root):
+        name = recording_file(root, snippet).relative_to(root).as_posix()
+        try:
+            recording = load(root, snippet)
+        except RecordingError as error:
+            problems.append(str(error))
+            continue
+        if not (root / snippet).is_file():
+            problems.append(f"{name}: {snippet} no longer exists: `{RECORD_COMMAND}` removes the recording")
+        elif recording is not None and recording.stale:
+            problems.append(
+                f"{name}: {snippet} changed since it was recorded on {recording.recorded}: "
+                f"run `{RECORD_COMMAND}` on a CUDA machine"
+            )
+    return problems
+
+
+__all__ = [
+    "RECORDINGS_DIR",
+    "RecordReport",
+    "Recording",
+    "RecordingError",
+    "Store",
+    "load",
+    "record",
+    "recording_file",
+    "source_digest",
+    "stale",
+    "write",
+]

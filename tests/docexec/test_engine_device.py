@@ -1,0 +1,115 @@
+"""The device is the engine's parameter: pinned by tests, read from ``DOCEXEC_*`` only at the edges,
+part of every result's key, and named (GPU model, CUDA release) in the provenance."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from docexec import device, provenance, settings
+from docexec.engine import Engine
+from docexec.result import PASSED, SKIPPED
+
+GPU_SNIPPET = "# docexec: cuda\nprint('declared for CUDA, runs anywhere')\n"
+REAL_GPU = device.detect_device() == "cuda"
+
+
+def fake_nvidia_smi(folder: Path, name: str) -> dict[str, str]:
+    """An environment whose ``nvidia-smi`` names ``name`` as the GPU, as the real one does."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tool = folder / "nvidia-smi"
+    tool.write_text(f'#!/bin/sh\n[ "$1" = "--query-gpu=name" ] || exit 9\necho "{name}"\n')
+    tool.chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+
+
+def test_the_device_is_a_parameter_and_the_environment_does_not_reach_the_engine(project, monkeypatch):
+    monkeypatch.setenv("DOCEXEC_DEVICE", "cuda")
+    monkeypatch.setenv("DOCEXEC_FORCE", "1")
+    monkeypatch.setenv("DOCEXEC_CACHE_DIR", str(project.root / "elsewhere"))
+    engine = Engine(project.root)
+    assert engine.environment["device"] == device.detect_device()
+    assert not engine.force and engine.cache.root == project.root / ".cache" / "docexec"
+    assert Engine(project.root, device="cuda").environment["device"] == "cuda"
+    with pytest.raises(ValueError, match="unknown device 'tpu'"):
+        Engine(project.root, device="tpu")
+
+
+def test_the_edges_read_the_switches_and_refuse_an_unknown_device(tmp_path):
+    options = settings.engine_options(
+        {"DOCEXEC_DEVICE": "cuda", "DOCEXEC_FORCE": "1", "DOCEXEC_CACHE_DIR": str(tmp_path)}
+    )
+    assert options == {"device": "cuda", "force": True, "cache_dir": tmp_path}
+    assert settings.engine_options({"DOCEXEC_FORCE": "0"}) == {}
+    with pytest.raises(settings.SettingError, match="DOCEXEC_DEVICE=gpu: expected one of cpu, cuda"):
+        settings.engine_options({"DOCEXEC_DEVICE": "gpu"})
+
+
+def test_the_command_line_names_a_bad_device(project):
+    project.snippet("page/a.py", "print(1)\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "docexec.cli", "run"],
+        cwd=project.root,
+        env={**os.environ, "DOCEXEC_DEVICE": "gpu", "DOCEXEC_CACHE_DIR": str(project.cache_dir)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2 and "DOCEXEC_DEVICE=gpu: expected one of cpu, cuda" in run.stderr
+
+
+def test_cpu_and_gpu_results_never_serve_each_other(project):
+    plain = project.snippet("page/plain.py", "print('anywhere')\n")
+    gpu = project.snippet("page/gpu.py", GPU_SNIPPET)
+    on_gpu = project.engine(device="cuda")
+    results, summary = on_gpu.run([plain, gpu], progress=False)
+    assert summary.executed == 2 and results[gpu].status == PASSED
+    assert results[gpu].environment["device"] == "cuda"
+    on_cpu = project.engine(device="cpu")
+    assert on_cpu.key(plain) != on_gpu.key(plain)
+    results, summary = on_cpu.run([plain, gpu], progress=False)
+    assert (summary.executed, summary.cached, summary.skipped) == (1, 0, 1)
+    assert results[gpu].status == SKIPPED and results[plain].environment["device"] == "cpu"
+    assert project.engine(device="cuda").run([plain, gpu], progress=False)[1].cached == 2
+
+
+def test_the_key_covers_the_dependency_pins_and_the_declarations_parser(project):
+    a = project.snippet("a.py", "print(1)\n")
+    pyproject = project.root / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "x"\ndependencies = ["torch==2.13.0"]\n')
+    key = project.engine().key(a)
+    pyproject.write_text('[project]\nname = "x"\ndependencies = ["torch==2.14.0"]\n')
+    assert project.engine().key(a) != key
+    bumped_extra = '[project]\nname = "x"\ndependencies = ["torch==2.14.0"]\n'
+    pyproject.write_text(bumped_extra + '[project.optional-dependencies]\ndocs = ["mkdocs<2"]\n')
+    assert project.engine().key(a) != key
+    from docexec import engine as engine_module
+
+    assert "declarations.py" in engine_module._ENGINE_FILES  # what a run must do is decided there
+
+
+def test_on_cuda_the_gpu_model_and_cuda_release_are_named_and_keyed(project, tmp_path, monkeypatch):
+    a = project.snippet("a.py", "print(1)\n")
+    monkeypatch.setenv("PATH", fake_nvidia_smi(tmp_path / "h100", "NVIDIA H100 80GB HBM3")["PATH"])
+    h100 = project.engine(device="cuda")
+    assert h100.environment["gpu"] == "NVIDIA H100 80GB HBM3"
+    assert device.cuda_version("2.13.0+cu128") == "12.8" and device.cuda_version("2.13.0+cu130") == "13.0"
+    words = provenance.environment_words({**h100.environment, "cuda": "12.8", "torch": "2.13.0+cu128"})
+    assert words.startswith("on a CUDA GPU (NVIDIA H100 80GB HBM3, CUDA 12.8) with torch 2.13.0+cu128")
+    monkeypatch.setenv("PATH", fake_nvidia_smi(tmp_path / "a100", "NVIDIA A100-SXM4-40GB")["PATH"])
+    assert project.engine(device="cuda").key(a) != h100.key(a)  # another GPU, another result
+    assert "gpu" not in project.engine(device="cpu").environment
+
+
+@pytest.mark.skipif(not REAL_GPU, reason="needs a CUDA GPU")
+def test_on_a_real_gpu_the_snippet_sees_the_gpu_the_provenance_names(project):
+    code = "# docexec: cuda\nimport torch\nprint(torch.cuda.get_device_name())\n"
+    path = project.snippet("page/name.py", code)
+    engine = project.engine(device=None)
+    result = engine.run([path], progress=False)[0][path]
+    assert result.status == PASSED, result.failure
+    assert result.output.strip() == engine.environment["gpu"]

@@ -1,0 +1,134 @@
+"""Recorded GPU outputs, end to end: a CUDA run (here a fake device: a CUDA-declared snippet that
+runs on a CPU, and a fake ``nvidia-smi`` naming the GPU) records them with ``docexec record``; a
+CPU build shows them, labelled; an edited snippet's recording is stale, and the page says so."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_engine_device import fake_nvidia_smi
+
+from docexec import recordings
+
+ROOT = Path(__file__).resolve().parents[2]
+EPOCH = "1780000000"  # 2026-05-28, the date the recording says
+GPU_SNIPPET = """\
+# docexec: cuda
+import matplotlib.pyplot as plt
+
+print("peak memory: 42 MiB")
+plt.plot([0, 1, 4])
+plt.title("Memory per step")
+"""
+MKDOCS_YML = """\
+site_name: tiny
+theme: {name: material, font: false}
+plugins: [docexec]
+markdown_extensions: [admonition, attr_list, pymdownx.superfences]
+nav: [index.md]
+"""
+
+
+def command(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    environment = {
+        **os.environ,
+        "DOCEXEC_CACHE_DIR": str(root / ".cache"),
+        "SOURCE_DATE_EPOCH": EPOCH,
+        "NO_MKDOCS_2_WARNING": "1",
+        **(env or {}),
+    }
+    return subprocess.run(args, cwd=root, env=environment, capture_output=True, text=True, timeout=300)
+
+
+def docexec(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return command(root, sys.executable, "-m", "docexec.cli", *args, env=env)
+
+
+@pytest.fixture
+def gpu_project(project, tmp_path):
+    (project.root / "mkdocs.yml").write_text(MKDOCS_YML)
+    (project.root / "docs").mkdir()
+    (project.root / "docs" / "index.md").write_text("# Tiny\n\n%run snippets/page/gpu_memory.py\n")
+    project.snippet("page/gpu_memory.py", GPU_SNIPPET)
+    project.on_gpu = {"DOCEXEC_DEVICE": "cuda", **fake_nvidia_smi(tmp_path / "bin", "NVIDIA Fake 80GB")}
+    return project
+
+
+def test_recorded_on_a_gpu_shown_by_a_cpu_build_and_stale_after_an_edit(gpu_project):
+    root = gpu_project.root
+    recorded = docexec(root, "record", env=gpu_project.on_gpu)
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    assert "RECORDED snippets/page/gpu_memory.py" in recorded.stdout
+    data = json.loads((root / "recordings" / "page" / "gpu_memory.json").read_text())
+    assert data["recorded"] == "2026-05-28" and data["result"]["environment"]["gpu"] == "NVIDIA Fake 80GB"
+    assert len(data["result"]["cells"][0]["figures"]) == 1
+
+    build = command(root, sys.executable, "-m", "mkdocs", "build", "--strict")  # on this CPU machine
+    assert build.returncode == 0, build.stderr
+    assert "0 executed, 0 cached, 1 skipped (CUDA)" in build.stderr
+    page = (root / "site" / "index.html").read_text()
+    assert "peak memory: 42 MiB" in page and "Needs a GPU" not in page
+    torch_build = data["result"]["environment"]["torch"]
+    assert f"Recorded on NVIDIA Fake 80GB · torch {torch_build} · 2026-05-28" in page
+    figure = re.search(r'<img alt="Memory per step" [^>]*src="([^"]+)"', page)
+    assert figure and (root / "site" / figure.group(1)).is_file()
+    assert recordings.stale(root) == []
+
+    snippet = root / "snippets" / "page" / "gpu_memory.py"
+    snippet.write_text(GPU_SNIPPET.replace("42 MiB", "43 MiB"))
+    build = command(root, sys.executable, "-m", "mkdocs", "build", "--strict")
+    assert build.returncode == 0, build.stderr
+    page = (root / "site" / "index.html").read_text()
+    assert "recorded output is out of date" in page and "NVIDIA Fake 80GB on 2026-05-28" in page
+    assert "42 MiB" not in page and "docexec-output" not in page and "Recorded on" not in page
+    assert recordings.stale(root) == [
+        "recordings/page/gpu_memory.json: snippets/page/gpu_memory.py changed since it was recorded "
+        "on 2026-05-28: run `make record-gpu` on a CUDA machine"
+    ]
+    again = docexec(root, "record", env=gpu_project.on_gpu)
+    assert "1 recorded, 0 unchanged" in again.stdout and recordings.stale(root) == []
+
+
+def test_recording_again_keeps_an_up_to_date_file_and_removes_a_gone_snippets(gpu_project):
+    root = gpu_project.root
+    other = gpu_project.snippet("page/other_gpu.py", "# docexec: cuda\nprint('other')\n")
+    assert docexec(root, "record", env=gpu_project.on_gpu).returncode == 0
+    kept = root / "recordings" / "page" / "gpu_memory.json"
+    before = kept.stat().st_mtime_ns
+    (root / other).unlink()
+    again = docexec(root, "record", env=gpu_project.on_gpu)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "0 recorded, 1 unchanged, 1 removed, 0 failed" in again.stdout
+    assert kept.stat().st_mtime_ns == before
+    assert not (root / "recordings" / "page" / "other_gpu.json").exists()
+
+
+def test_recording_needs_a_cuda_device_and_a_failure_is_not_recorded(gpu_project):
+    root = gpu_project.root
+    on_cpu = docexec(root, "record")  # the tests pin DOCEXEC_DEVICE=cpu
+    assert on_cpu.returncode == 2 and "needs a CUDA device" in on_cpu.stderr
+    gpu_project.snippet("page/broken_gpu.py", "# docexec: cuda\nraise RuntimeError('no kernel')\n")
+    failed = docexec(root, "record", env=gpu_project.on_gpu)
+    assert failed.returncode == 1 and "FAIL snippets/page/broken_gpu.py" in failed.stdout
+    assert not (root / "recordings" / "page" / "broken_gpu.json").exists()
+    assert (root / "recordings" / "page" / "gpu_memory.json").exists()
+
+
+def test_an_unreadable_recording_is_listed_with_its_file(gpu_project):
+    root = gpu_project.root
+    broken = root / "recordings" / "page" / "gpu_memory.json"
+    broken.parent.mkdir(parents=True)
+    broken.write_text("{not json")
+    (problem,) = recordings.stale(root)
+    assert problem.startswith("recordings/page/gpu_memory.json: not a readable recording")
+
+
+def test_no_recording_of_this_project_is_stale():
+    """Each line names a recording whose snippet changed or is gone: record again on a GPU."""
+    assert recordings.stale(ROOT) == []
