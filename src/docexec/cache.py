@@ -1,16 +1,99 @@
-"""A content-addressed store of results: a key names everything that can change an output."""
+"""A content-addressed store of results: a key names everything that can change an output.
+
+An entry is served only when it has the stored form exactly (`ENTRY_SCHEMA`); anything else is a
+miss and the snippet runs again. A run holds a lock per key, so two builds started together
+execute each snippet once: the second waits, then reads the first's result.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+import jsonschema
 
 from docexec.result import Result
 
 SCHEMA = 2  # bump when the stored form or the way snippets are run changes
+
+_BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+
+
+def _record(properties: dict) -> dict:
+    """An object with exactly these keys, each of its type."""
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": list(properties),
+        "properties": properties,
+    }
+
+
+_FIGURE = _record(
+    {
+        "format": {"enum": ["svg", "png"]},
+        "data": {"type": "string", "pattern": _BASE64},
+        "width": {"type": "integer", "minimum": 0},
+        "height": {"type": "integer", "minimum": 0},
+        "title": {"type": "string"},
+        "marks": {"type": "integer", "minimum": 0},
+        "smallest_font_px": {"type": ["number", "null"], "minimum": 0},
+        "colormapped": {"type": "boolean"},
+    }
+)
+_STREAM = {
+    "type": "array",
+    "prefixItems": [{"enum": ["stdout", "stderr"]}, {"type": "string"}],
+    "minItems": 2,
+    "maxItems": 2,
+}
+_CELL = _record(
+    {
+        "line": {"type": "integer", "minimum": 1},
+        "streams": {"type": "array", "items": _STREAM},
+        "figures": {"type": "array", "items": _FIGURE},
+    }
+)
+_EXCEPTION = _record(
+    {
+        "type": {"type": "string"},
+        "qualified_types": {"type": "array", "items": {"type": "string"}},
+        "message": {"type": "string"},
+        "line": {"type": ["integer", "null"]},
+        "traceback": {"type": "string"},
+    }
+)
+_RESULT = _record(
+    {
+        "path": {"type": "string"},
+        "status": {"enum": ["passed", "failed", "skipped"]},
+        "cells": {"type": "array", "items": _CELL},
+        "exception": {"oneOf": [{"type": "null"}, _EXCEPTION]},
+        "expected_exception": {"type": "boolean"},
+        "failure": {"type": ["string", "null"]},
+        "dropped_chars": {"type": "integer", "minimum": 0},
+        "duration": {"type": "number", "minimum": 0},
+        "exec_seconds": {"type": "number", "minimum": 0},
+        "environment": {
+            "type": "object",
+            "additionalProperties": {"type": ["string", "number", "boolean", "null"]},
+        },
+        "peak_memory": {"type": "integer", "minimum": 0},
+    }
+)
+# What a stored entry must be, field by field: valid JSON with a wrong type, a figure that is not
+# base64 or a malformed stream is a miss, never served (a page would break on it) nor crashed on.
+ENTRY_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    **_record({"schema": {"const": SCHEMA}, "key": {"type": "string"}, "result": _RESULT}),
+}
+_VALIDATOR = jsonschema.Draft202012Validator(ENTRY_SCHEMA)
 
 
 def digest_files(paths: list[Path], root: Path) -> str:
@@ -39,16 +122,35 @@ class ResultCache:
         return self.root / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> Result | None:
-        """The stored result, or None when absent, unreadable, truncated or of another schema."""
+        """The stored result, or None when absent, unreadable, truncated or not exactly of
+        `ENTRY_SCHEMA` (then the snippet runs again and its entry is replaced)."""
         try:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
-            if data.get("schema") != SCHEMA or data.get("key") != key:
-                return None
-            result = Result.from_json(data["result"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError):
             return None
+        if not _VALIDATOR.is_valid(data) or data["key"] != key:
+            return None
+        result = Result.from_json(data["result"])
         result.cached = True
         return result
+
+    @contextlib.contextmanager
+    def claim(self, keys: Iterable[str], reuse: bool = True) -> Iterator[dict[str, Result]]:
+        """Hold the lock of each key until the block ends; yields the results that are stored once
+        the locks are held (``reuse``), so a build that waited for another runs nothing twice.
+
+        Locks are taken in key order, so two builds never wait on each other; the kernel drops
+        them when a build dies (``flock``)."""
+        with contextlib.ExitStack() as held:
+            for key in sorted(set(keys)):
+                lock_path = self._path(key).with_suffix(".lock")
+                lock_path.parent.mkdir(parents=True, exist_ok=True)
+                handle = held.enter_context(open(lock_path, "a+b"))  # noqa: SIM115 - closed by the stack
+                fcntl.flock(handle, fcntl.LOCK_EX)  # waits while another build runs this snippet
+            found = {}
+            if reuse:
+                found = {key: result for key in keys if (result := self.get(key)) is not None}
+            yield found
 
     def put(self, key: str, result: Result) -> None:
         path = self._path(key)

@@ -6,6 +6,7 @@ cell, so mkdocs-jupyter only renders it (``execute: false``): one engine and one
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from pathlib import Path
@@ -38,7 +39,12 @@ def notebook_from(
 ) -> nbformat.NotebookNode:
     """The lab with its recorded outputs; given the ``environment`` the outputs came from, with a
     cell that installs what it imports before its first code cell."""
-    source = (root / path).read_text(encoding="utf-8")
+    file = root / path
+    if not file.resolve().is_relative_to((root / LABS_DIR).resolve()):
+        raise LabError(
+            f"{path}:1: the file is not inside {LABS_DIR}/ (links followed); a lab must be a file there"
+        )
+    source = file.read_text(encoding="utf-8")
     notebook = jupytext.reads(source, fmt="py:percent")
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     if result.cells and len(result.cells) > len(code_cells):
@@ -69,7 +75,14 @@ def notebook_from(
         install = install_cell([source], environment, repository)
         notebook.cells.insert(notebook.cells.index(code_cells[0]), install)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for index, cell in enumerate(notebook.cells):
+        cell.id = cell_id(path, index)
     return notebook
+
+
+def cell_id(path: str, index: int) -> str:
+    """The same on every build (nbformat draws them at random), so an unchanged lab page is too."""
+    return hashlib.sha256(f"{path}#{index}".encode()).hexdigest()[:16]
 
 
 # mkdocs-jupyter inlines JupyterLab's whole style sheet (about 600 KB) and MathJax and Mermaid

@@ -4,11 +4,14 @@ per page (`docexec.provenance`); an output says it only where it differs (a reco
 
 It emits standard Markdown (superfences code blocks, admonitions), so highlighting, copy buttons
 and search work as for any other block. It does not depend on MkDocs: the MkDocs plugin only
-hands it results computed ahead of time and a place for figures.
+hands it results computed ahead of time and a place for figures. Any other Python-Markdown host
+loads it by name (``markdown_extensions: [docexec.markdown_ext]``, see `makeExtension`); there a
+failing or broken snippet raises `SnippetError`, which fails that host's build.
 """
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import logging
 import math
@@ -16,16 +19,22 @@ import posixpath
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from docexec import declarations, provenance, recordings, requirements
+from docexec import declarations, provenance, requirements
 from docexec.result import FAILED, SKIPPED, Figure, Result
+
+if TYPE_CHECKING:
+    from docexec.engine import Engine
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)%run[ \t]+(?P<path>\S+)[ \t]*$")
+# Every line that starts with %run is meant as one: what follows is checked, never ignored.
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)%run(?:[ \t]+(?P<rest>.*))?$")
+SNIPPETS_PREFIX = declarations.SNIPPETS_DIR + "/"
 _FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 # After whitespace is normalized (30), which would strip the HTML stash's placeholders, and before
 # superfences (25) reads the fences; after pymdownx.snippets (32), so output is never read as an include.
@@ -35,8 +44,56 @@ LEGIBLE_TEXT_PX = 8  # a figure is never shown so small that its smallest text g
 REFERENCE_PAGE = "reference/index.md"
 
 
-def directive_lines(lines: list[str]) -> list[tuple[int, str, str]]:
-    """(index, indent, path) of every ``%run`` line outside fenced code blocks."""
+class SnippetError(Exception):
+    """A snippet that failed, or a ``%run`` line that names none, in a strict renderer: the message
+    starts with the page's ``file:line``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Directive:
+    """One ``%run`` line: its index in the page, its indent, and the snippet's path, or the problem
+    that makes the line unusable (then ``path`` is what was written after ``%run``)."""
+
+    index: int
+    indent: str
+    path: str
+    problem: str | None = None
+
+
+def path_problem(path: str) -> str | None:
+    """Why ``path`` cannot name a snippet (checked before any file is touched), or None."""
+    if not path.isprintable():
+        return "the path holds control characters"
+    if path.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", path):
+        return f"absolute paths are not allowed; write a path that starts with {SNIPPETS_PREFIX}"
+    if "\\" in path or ".." in path.split("/") or posixpath.normpath(path) != path:
+        return f"the path must lead straight to a file in {SNIPPETS_PREFIX} (no '..', '.', '//' or '\\')"
+    if not path.startswith(SNIPPETS_PREFIX):
+        return f"paths are relative to the project root and start with {SNIPPETS_PREFIX}"
+    if not path.endswith(".py"):
+        return "a snippet is a Python file: its name ends with .py"
+    return None
+
+
+def parse_directive(index: int, line: str) -> Directive | None:
+    """The ``%run`` line at ``index``, checked; None when the line is no ``%run`` line."""
+    match = DIRECTIVE.match(line)
+    if not match:
+        return None
+    words = (match.group("rest") or "").split()
+    indent = match.group("indent")
+    if not words:
+        return Directive(index, indent, "", f"%run needs a snippet path ({SNIPPETS_PREFIX}<page>/<name>.py)")
+    if len(words) > 1:
+        extra = " ".join(words[1:])
+        return Directive(
+            index, indent, words[0], f"%run takes one path; unexpected words after it: {extra!r}"
+        )
+    return Directive(index, indent, words[0], path_problem(words[0]))
+
+
+def directives(lines: list[str]) -> list[Directive]:
+    """Every ``%run`` line outside fenced code blocks, well formed or not."""
     found = []
     open_fence: str | None = None
     for index, line in enumerate(lines):
@@ -53,10 +110,16 @@ def directive_lines(lines: list[str]) -> list[tuple[int, str, str]]:
                 open_fence = None
             continue
         if open_fence is None:
-            match = DIRECTIVE.match(line)
-            if match:
-                found.append((index, match.group("indent"), match.group("path")))
+            directive = parse_directive(index, line)
+            if directive:
+                found.append(directive)
     return found
+
+
+def directive_lines(lines: list[str]) -> list[tuple[int, str, str]]:
+    """(index, indent, path) of every well-formed ``%run`` line: the snippets a page runs. The
+    others are reported where the page renders."""
+    return [(d.index, d.indent, d.path) for d in directives(lines) if d.problem is None]
 
 
 def _fenced(content: str, attributes: str) -> list[str]:
@@ -101,14 +164,17 @@ class SnippetRenderer:
         figure_url: Callable[[Figure], str] | None = None,
         environment: dict | None = None,
         library_repository: str | None = None,
-        recorded: Callable[[str], recordings.Recording | None] | None = None,
+        strict: bool = False,
     ) -> None:
+        """``strict``: raise `SnippetError` on a failing or broken snippet, for a host that only
+        fails its build on an exception; otherwise the page shows the error and it is logged (the
+        MkDocs plugin: ``--strict`` fails on the warning, the preview keeps serving)."""
         self.root = root
+        self.strict = strict
         self.results = results
         self.figure_url = figure_url or _data_url
         self.environment = environment  # where this build runs: an output run elsewhere says so
         self.library_repository = library_repository
-        self.recorded = recorded  # a CUDA snippet's recorded GPU output, shown where it cannot run
         # Raw HTML for the page; the Markdown extension replaces this with its stash.
         self.stash: Callable[[str], str] = lambda raw: raw
         self.start_page("<page>")
@@ -122,18 +188,21 @@ class SnippetRenderer:
 
     def render(self, path: str, page_line: int) -> list[str]:
         where = f"{self.page}:{page_line}"
+        problem = path_problem(path)
+        if problem:
+            return self.error(page_line, f"%run {path}: {problem}")
         file = self.root / path
-        if not path.startswith("snippets/") or not file.is_file():
-            return self._error(
-                where,
+        if not file.is_file():
+            return self.error(
+                page_line,
                 f"%run {path}: no such snippet (paths are relative to the "
-                "project root and start with snippets/)",
+                f"project root and start with {SNIPPETS_PREFIX})",
             )
-        source = file.read_text(encoding="utf-8")
         try:
-            decl = declarations.parse(source, path)
+            decl = declarations.parse_file(file, self.root)  # also refuses a link out of snippets/
         except declarations.DeclarationError as error:
-            return self._error(where, str(error))
+            return self.error(page_line, str(error))
+        source = file.read_text(encoding="utf-8")
         # The file name is the block's anchor: a correction's "Shown by" links to it.
         anchor = Path(path).stem
         self.anchors.add(anchor)
@@ -148,8 +217,10 @@ class SnippetRenderer:
         self.outcomes.append(outcome)
         library = self._library_note(source)
         if outcome.status == SKIPPED:
-            return lines + (self._cuda_note(path) if decl.cuda else []) + library
+            return lines + (self._cuda_note() if decl.cuda else []) + library
         if outcome.status == FAILED:
+            if self.strict:
+                raise SnippetError(f"{where}: snippet failed: {outcome.failure}")
             log.warning("%s: snippet failed: %s", where, outcome.failure)
             return lines + self._output(outcome) + self._failure(outcome)
         return lines + self._output(outcome) + self._provenance(outcome) + library
@@ -211,20 +282,7 @@ class SnippetRenderer:
             "",
         ]
 
-    def _cuda_note(self, path: str) -> list[str]:
-        """Its recorded GPU output where one matches the source; else why no output is shown."""
-        recording = self.recorded(path) if self.recorded else None
-        if recording is not None and not recording.stale:
-            return [*self._output(recording.result), "", recording.label(), "{ .docexec-recorded }", ""]
-        if recording is not None:
-            return [
-                "",
-                '!!! warning "Needs a GPU: its recorded output is out of date"',
-                "    This code runs only on a machine with a CUDA GPU. Its output was recorded on"
-                f" {recording.gpu} on {recording.recorded}, but the code has changed since, so that"
-                f" output is not shown. `{recordings.RECORD_COMMAND}` on a CUDA machine records it again.",
-                "",
-            ]
+    def _cuda_note(self) -> list[str]:
         return [
             "",
             '!!! info "Needs a GPU"',
@@ -242,7 +300,11 @@ class SnippetRenderer:
             "",
         ]
 
-    def _error(self, where: str, message: str) -> list[str]:
+    def error(self, page_line: int, message: str) -> list[str]:
+        """A ``%run`` line that cannot run: raised when strict, else shown on the page and logged."""
+        where = f"{self.page}:{page_line}"
+        if self.strict:
+            raise SnippetError(f"{where}: {message}")
         log.warning("%s: %s", where, message)
         return ['!!! failure "Snippet error"', "", *_indent(_fenced(message, " text"), "    "), ""]
 
@@ -253,13 +315,20 @@ class RunPreprocessor(Preprocessor):
         self.renderer = renderer
 
     def run(self, lines: list[str]) -> list[str]:
-        found = directive_lines(lines)
+        found = directives(lines)
         if not found:
             return lines
         self.renderer.stash = self.md.htmlStash.store
         output = list(lines)
-        for index, indent, path in reversed(found):
-            block = self.renderer.render(path, index + 1)
+        blocks = {}
+        for directive in found:  # in page order, so a strict host names the first problem
+            if directive.problem:
+                block = self.renderer.error(directive.index + 1, directive.problem)
+            else:
+                block = self.renderer.render(directive.path, directive.index + 1)
+            blocks[directive.index] = (directive.indent, block)
+        for index in sorted(blocks, reverse=True):
+            indent, block = blocks[index]
             output[index : index + 1] = ["", *_indent(block, indent), ""]
         return output
 
@@ -273,3 +342,58 @@ class RunExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's API name
         md.preprocessors.register(RunPreprocessor(md, self.renderer), "docexec_run", PRIORITY)
+
+
+class _HostPagePreprocessor(Preprocessor):
+    """Names the page in messages where the host says which page it renders (Zensical keeps it on
+    a preprocessor's ``page.path``); Python-Markdown itself has no notion of a page."""
+
+    def __init__(self, md: Markdown, renderer: SnippetRenderer) -> None:
+        super().__init__(md)
+        self.renderer = renderer
+
+    def run(self, lines: list[str]) -> list[str]:
+        for processor in self.md.preprocessors:
+            page_path = getattr(getattr(processor, "page", None), "path", None)
+            if isinstance(page_path, str) and page_path:
+                self.renderer.start_page(page_path, page_path)
+                break
+        return lines
+
+
+class HostedRunExtension(RunExtension):
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's API name
+        super().extendMarkdown(md)
+        md.preprocessors.register(_HostPagePreprocessor(md, self.renderer), "docexec_page", PRIORITY + 1)
+
+
+_hosted_engines: dict[Path, Engine] = {}
+
+
+@atexit.register
+def close_hosted_engines() -> None:
+    """End the warm servers of the engines `makeExtension` started (done at exit too)."""
+    while _hosted_engines:
+        _hosted_engines.popitem()[1].close()
+
+
+def makeExtension(root: str | None = None, strict: bool = True, **unknown: object) -> RunExtension:  # noqa: N802
+    """The extension for a host that loads it by name: snippets run (cached) as pages render.
+
+    ``root``: the project (default: the nearest folder at or above the working one that holds
+    ``snippets/``); ``strict`` (default true): a failing or broken snippet raises `SnippetError`.
+    """
+    if unknown:
+        raise TypeError(f"docexec.markdown_ext: unknown options {sorted(unknown)} (accepted: root, strict)")
+    from docexec.engine import Engine, find_root  # the engine only where this extension runs snippets
+
+    project = Path(root).resolve() if root else find_root(Path.cwd())
+    engine = _hosted_engines.get(project)
+    if engine is None:  # one engine and its warm servers for every page the host renders
+        engine = _hosted_engines[project] = Engine(project, keep_warm=True)
+
+    def results(path: str) -> Result:
+        return engine.run([path], progress=False)[0][path]
+
+    renderer = SnippetRenderer(project, results, environment=engine.environment, strict=strict)
+    return HostedRunExtension(renderer)

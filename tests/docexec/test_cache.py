@@ -1,12 +1,14 @@
 """The content-addressed cache: what invalidates an entry, and what cannot corrupt one."""
 
+import dataclasses
 import json
 import subprocess
 import sys
 import textwrap
 
-from docexec.cache import SCHEMA
+from docexec.cache import ENTRY_SCHEMA, SCHEMA
 from docexec.engine import Engine
+from docexec.result import Cell, Figure, Result
 
 SNIPPET = "import torch\nprint(torch.arange(3).tolist())\n"
 
@@ -87,3 +89,96 @@ def test_two_concurrent_runs_leave_only_complete_entries(project):
     assert Engine(project.root, cache_dir=project.cache_dir).run(paths, progress=False)[1].cached == len(
         paths
     )
+
+
+FIGURE_SNIPPET = "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nprint('drawn')\n"
+
+
+def _damaged_entries(entry: dict) -> dict[str, dict]:
+    """Valid JSON, each wrong in one way that would break a page or a build if it were served."""
+
+    def changed(edit) -> dict:
+        copy = json.loads(json.dumps(entry))
+        edit(copy)
+        return copy
+
+    result = "result"
+    return {
+        "figure not base64": changed(
+            lambda e: e[result]["cells"][0]["figures"][0].update(data="%%not*base64")
+        ),
+        "figure width a string": changed(lambda e: e[result]["cells"][0]["figures"][0].update(width="wide")),
+        "figure key missing": changed(lambda e: e[result]["cells"][0]["figures"][0].pop("height")),
+        "stream of one item": changed(lambda e: e[result]["cells"][0].update(streams=[["stdout"]])),
+        "stream of three items": changed(
+            lambda e: e[result]["cells"][0].update(streams=[["stdout", "a", "b"]])
+        ),
+        "stream named stdin": changed(lambda e: e[result]["cells"][0].update(streams=[["stdin", "a"]])),
+        "stream text a number": changed(lambda e: e[result]["cells"][0].update(streams=[["stdout", 5]])),
+        "cells not a list": changed(lambda e: e[result].update(cells={"0": []})),
+        "unknown status": changed(lambda e: e[result].update(status="fine")),
+        "result key missing": changed(lambda e: e[result].pop("status")),
+        "result key unknown": changed(lambda e: e[result].update(colour="red")),
+        "exception of wrong shape": changed(lambda e: e[result].update(exception={"type": 1})),
+        "another schema": changed(lambda e: e.update(schema=SCHEMA + 1)),
+        "result a list": changed(lambda e: e.update(result=[])),
+    }
+
+
+def test_an_entry_with_any_bad_content_is_a_miss_and_runs_again(project):
+    a = project.snippet("a.py", FIGURE_SNIPPET)
+    engine = project.engine()
+    first = engine.run([a], progress=False)[0][a]
+    assert first.figures and first.output == "drawn\n"
+    key = engine.key(a)
+    entry_path = next(project.cache_dir.rglob("*.json"))
+    entry = json.loads(entry_path.read_text())
+    assert engine.cache.get(key) is not None  # the stored form itself is served
+    for problem, damaged in _damaged_entries(entry).items():
+        entry_path.write_text(json.dumps(damaged))
+        assert engine.cache.get(key) is None, problem
+    # Through the engine: run again (never served, never crashed on), and the entry is replaced.
+    entry_path.write_text(json.dumps(_damaged_entries(entry)["figure not base64"]))
+    results, summary = project.engine().run([a], progress=False)
+    assert summary.executed == 1 and results[a].figures[0].bytes.startswith(b"<?xml")
+    assert project.engine().run([a], progress=False)[1].cached == 1
+
+
+COUNTING_SNIPPET = """\
+import os, time
+from pathlib import Path
+with open({counter!r}, "a") as counter:
+    counter.write(f"{{os.getpid()}}\\n")
+time.sleep(1.0)  # long enough that a second build, unlocked, would start it too
+print("counted")
+"""
+
+
+def test_two_builds_started_together_execute_a_cold_snippet_once(project, tmp_path):
+    counter = tmp_path / "runs.txt"  # outside the project: every execution appends a line
+    path = project.snippet("count.py", COUNTING_SNIPPET.format(counter=str(counter)))
+    script = textwrap.dedent(f"""
+        from pathlib import Path
+        from docexec.engine import Engine
+        engine = Engine(Path({str(project.root)!r}), cache_dir=Path({str(project.cache_dir)!r}))
+        results, summary = engine.run([{path!r}], progress=False)
+        assert results[{path!r}].output == "counted\\n", results[{path!r}]
+        print(summary.executed, summary.cached)
+    """)
+    runs = [
+        subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) for _ in range(2)
+    ]
+    outputs = [run.communicate(timeout=120)[0].split() for run in runs]
+    assert [run.returncode for run in runs] == [0, 0]
+    assert len(counter.read_text().splitlines()) == 1
+    assert sorted(outputs) == [["0", "1"], ["1", "0"]]  # one executed it, the other read its result
+
+
+def test_every_field_of_a_result_is_typed_in_the_entry_schema():
+    """A field added to Result, Cell or Figure must be typed in the schema: else no entry is served."""
+    result = ENTRY_SCHEMA["properties"]["result"]
+    cell = result["properties"]["cells"]["items"]
+    figure = cell["properties"]["figures"]["items"]
+    for kind, schema in [(Result, result), (Cell, cell), (Figure, figure)]:
+        names = {f.name for f in dataclasses.fields(kind)} - {"cached"}
+        assert set(schema["required"]) == set(schema["properties"]) == names, kind.__name__

@@ -1,0 +1,157 @@
+"""Bad input is an error naming file and line, never a crash and never run: declarations with
+impossible values, ``%run`` lines that name no snippet, in the engine, the renderer and a real build."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import subprocess
+import sys
+
+import markdown
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from docexec.declarations import DeclarationError, parse
+from docexec.markdown_ext import RunExtension, SnippetError, SnippetRenderer
+from docexec.result import PASSED, Result
+
+BAD_RUN_LINES = [
+    ("%run snippets/page/ok.py extra", "%run takes one path; unexpected words after it: 'extra'"),
+    ("%run /etc/passwd", "absolute paths are not allowed"),
+    ("%run snippets/../../../../etc/hostname", "the path must lead straight to a file in snippets/"),
+    ("%run snippets/page/../ok.py", "the path must lead straight to a file in snippets/"),
+    ("%run docs/page.md", "start with snippets/"),
+    ("%run snippets/page/notes.txt", "a snippet is a Python file"),
+    ("%run", "%run needs a snippet path"),
+    ("%run snippets/page/link.py", "the file is not inside snippets/ (links followed)"),
+]
+
+
+@pytest.fixture
+def bad_project(project, tmp_path):
+    project.snippet("page/ok.py", "print('fine')\n")
+    (project.root / "snippets" / "page" / "notes.txt").write_text("print('a text file')\n")
+    outside = tmp_path / "outside.py"  # a file outside the project that must never run
+    outside.write_text("print('OUTSIDE-THE-PROJECT')\n")
+    (project.root / "snippets" / "page" / "link.py").symlink_to(outside)
+    return project
+
+
+def test_impossible_timeouts_stop_the_engine_before_anything_runs(project):
+    for value in ["inf", "1e10", "nan", "-3", "0"]:
+        path = project.snippet(
+            f"page/t_{value.replace('-', 'minus')}.py", f"# docexec: timeout={value}\nx = 1\n"
+        )
+        with pytest.raises(DeclarationError, match=rf"^{re.escape(path)}:1: timeout={value} is not a number"):
+            project.engine().run([path], progress=False)
+    assert not project.cache_dir.exists()  # nothing ran, nothing was stored
+
+
+def test_a_raise_that_does_not_come_names_the_declarations_line(project):
+    path = project.snippet("page/never.py", "import math\n\n# docexec: raises=ValueError\nprint(math.pi)\n")
+    results, summary = project.engine().run([path], progress=False)
+    assert results[path].failure.startswith(
+        f"{path}:3: expected ValueError, but the snippet finished without raising"
+    )
+
+
+def test_a_link_out_of_snippets_is_refused_by_the_engine(bad_project):
+    with pytest.raises(DeclarationError, match=r"^snippets/page/link.py:1: the file is not inside snippets/"):
+        bad_project.engine().run(["snippets/page/link.py"], progress=False)
+
+
+@pytest.mark.parametrize(("line", "problem"), BAD_RUN_LINES)
+def test_a_run_line_that_names_no_snippet_is_an_error_with_page_and_line(bad_project, line, problem, caplog):
+    asked = []
+    renderer = SnippetRenderer(bad_project.root, lambda path: asked.append(path))
+    renderer.start_page("docs/page.md")
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.docexec"):
+        html = markdown.markdown(f"# Page\n\n{line}\n", extensions=[RunExtension(renderer), "admonition"])
+    assert "Snippet error" in html and problem in html
+    assert "docs/page.md:3: " in caplog.text and problem in caplog.text
+    assert asked == []  # nothing was run
+    assert "OUTSIDE-THE-PROJECT" not in html and "root:" not in html
+
+
+def test_a_strict_build_fails_on_each_bad_run_line_and_runs_none_of_them(bad_project):
+    root = bad_project.root
+    (root / "docs").mkdir()
+    page = "# Page\n\n%run snippets/page/ok.py\n\n" + "\n\n".join(line for line, _ in BAD_RUN_LINES) + "\n"
+    (root / "docs" / "index.md").write_text(page)
+    (root / "mkdocs.yml").write_text(
+        "site_name: bad\nplugins: [docexec]\nmarkdown_extensions: [admonition, pymdownx.superfences]\n"
+    )
+    env = {**os.environ, "DOCEXEC_CACHE_DIR": str(bad_project.cache_dir), "NO_MKDOCS_2_WARNING": "1"}
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert build.returncode == 1, build.stderr
+    assert "Traceback" not in build.stderr
+    lines = page.splitlines()
+    for line, problem in BAD_RUN_LINES:
+        assert f"docs/index.md:{lines.index(line) + 1}: " in build.stderr, line
+        assert problem in build.stderr
+    site = "".join(p.read_text(errors="replace") for p in (root / "site").rglob("*.html"))
+    assert "fine" in site and "OUTSIDE-THE-PROJECT" not in site and "root:x:" not in site
+
+
+# Fragments that make declarations and %run lines: most random text is plain, these reach the checks.
+DECLARATION_PARTS = [
+    "# docexec:", "# DocExec:", "#docexec:", "# docexc:", "x = 1  ", "timeout=", "inf", "nan", "1e10",
+    "-1", "0", "30", "raises=", "ValueError", "match=", '"(', "'", "cuda", "show=", "core", " ", "\n",
+    "# --8<-- [start:core]", "# --8<-- [end:core]", "# --8<--", '"""',
+]  # fmt: skip
+RUN_PARTS = [
+    "snippets/",
+    "page/",
+    "ok.py",
+    "../",
+    "/",
+    ".py",
+    " ",
+    "extra",
+    "~",
+    "\\",
+    ".",
+    "\x00",
+    "link.py",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(), st.lists(st.sampled_from(DECLARATION_PARTS)).map("".join)))
+def test_any_text_is_accepted_or_refused_naming_file_and_line(text):
+    try:
+        parse(text, "snippets/page/any.py")
+    except DeclarationError as error:
+        match = re.match(r"^snippets/page/any\.py:(\d+): ", str(error))
+        assert match, str(error)
+        assert 1 <= int(match.group(1)) <= max(1, len(text.splitlines())), str(error)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.text(), st.lists(st.sampled_from(RUN_PARTS)).map("".join)))
+def test_any_run_line_is_rendered_or_refused_naming_page_and_line(bad_project, text):
+    asked = []
+
+    def results(path: str) -> Result:  # the parser is under test here: a real run would add nothing
+        asked.append(path)
+        return Result(path=path, status=PASSED)
+
+    renderer = SnippetRenderer(bad_project.root, results, strict=True)
+    renderer.start_page("docs/page.md")
+    try:
+        markdown.markdown(f"Text.\n\n%run {text}\n", extensions=[RunExtension(renderer)])
+    except SnippetError as error:
+        match = re.match(r"^docs/page\.md:(\d+): ", str(error))
+        assert match, str(error)
+        assert int(match.group(1)) >= 3, str(error)
+    assert set(asked) <= {"snippets/page/ok.py"}
