@@ -35,11 +35,6 @@ EVENTS_FILE = capture.EVENTS_FILE
 _MAYBE_CELL_MARKER = re.compile(r"^\s*#\s*(%%|<codecell>|In\[)", re.M)
 
 
-# A line jupytext could read as a cell marker ("# %%", "#%%", "# In[1]:", "# <codecell>"): only
-# then is jupytext imported, so a plain snippet does not pay for it.
-_MAYBE_CELL_MARKER = re.compile(r"^\s*#\s*(%%|<codecell>|In\[)", re.M)
-
-
 def split_cells(source: str) -> list[tuple[int, str]]:
     """Code cells as (first line, text), split by jupytext's own percent-format reader, so the
     cells run are the code cells of the lab's notebook (``#%%``, ``# %% [raw]`` and the rest as
@@ -273,6 +268,7 @@ def main() -> None:
     Its stdout and stderr are the pipes whose read ends the job names. A subreaper, so that what
     the snippet starts in other sessions stays below it, and is killed before it exits."""
     process_tree.become_subreaper()
+    process_tree.die_with_parent()
     job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     run_job(job, job["pipes"])
     process_tree.end_own_descendants()

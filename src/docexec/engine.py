@@ -9,6 +9,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,11 +17,25 @@ from tqdm import tqdm
 
 from docexec import cache, declarations, result, runner
 from docexec.declarations import DeclarationError, Declarations
+from docexec.device import detect_device
+from docexec.device import environment as device_environment
 
 SNIPPETS_DIR = "snippets"
 LIBRARY_DIR = "src/torchguide"
 PROGRESS_BAR_FROM = 8  # uncached snippets; fewer finish before a bar would be worth drawing
-_ENGINE_FILES = ("child.py", "server.py", "result.py", "runner.py")
+# The engine code that decides what a result is; declarations.py too, since it decides what a run must do.
+_ENGINE_FILES = ("child.py", "server.py", "result.py", "runner.py", "declarations.py")
+
+
+def _dependency_pins(pyproject: Path) -> list[str]:
+    """The project's declared dependencies, extras included (none where it has no pyproject.toml)."""
+    if not pyproject.is_file():
+        return []
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+    pins = list(project.get("dependencies", []))
+    for extra, requirements in sorted(project.get("optional-dependencies", {}).items()):
+        pins += [f"[{extra}] {requirement}" for requirement in requirements]
+    return pins
 
 
 def _version(distribution: str) -> str:
@@ -28,21 +43,6 @@ def _version(distribution: str) -> str:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
         return "absent"
-
-
-def detect_device() -> str:
-    """``cuda`` on a CUDA build of torch with an NVIDIA GPU present, else ``cpu``.
-
-    Decided without importing torch (a second), so a fully cached build never imports it.
-    ``DOCEXEC_DEVICE`` overrides the guess.
-    """
-    if os.environ.get("DOCEXEC_DEVICE"):
-        return os.environ["DOCEXEC_DEVICE"]
-    version = importlib.metadata.version("torch")
-    if "+cpu" in version:
-        return "cpu"
-    gpus = Path("/proc/driver/nvidia/gpus")
-    return "cuda" if gpus.is_dir() and any(gpus.iterdir()) else "cpu"
 
 
 @dataclass
@@ -70,23 +70,25 @@ class Engine:
         workers: int | None = None,
         use_fork: bool | None = None,
         keep_warm: bool = False,
+        device: str | None = None,
     ) -> None:
-        """``keep_warm``: keep the warm servers between runs (until `close`), as a live preview does."""
+        """``keep_warm``: keep the warm servers between runs (until `close`), as a live preview does.
+        ``device``: ``cpu`` or ``cuda``; detected when None (`docexec.device.detect_device`)."""
         self.root = root.resolve()
-        default_cache = self.root / ".cache" / "docexec"
-        self.cache = cache.ResultCache(
-            Path(cache_dir or os.environ.get("DOCEXEC_CACHE_DIR") or default_cache)
-        )
-        self.force = force or bool(os.environ.get("DOCEXEC_FORCE"))
+        self.cache = cache.ResultCache(Path(cache_dir or self.root / ".cache" / "docexec"))
+        self.force = force
         self.workers = workers or os.cpu_count() or 1
         self.use_fork = use_fork
+        torch_version = importlib.metadata.version("torch")
         self.environment = {
-            "torch": importlib.metadata.version("torch"),
+            "torch": torch_version,
             "python": platform.python_version(),
-            "device": detect_device(),
+            **device_environment(device or detect_device(), torch_version),
         }
-        # Libraries whose behaviour reaches the output (printing, figures) but not the provenance line.
+        # Libraries whose behaviour reaches the output (printing, figures) but not the provenance line,
+        # and the project's declared pins: a changed pin may change what gets installed.
         self._dependencies = {name: _version(name) for name in ("numpy", "matplotlib")}
+        self._dependencies["pins"] = _dependency_pins(self.root / "pyproject.toml")
         self.refresh()
         here = Path(__file__).parent
         self._engine_digest = cache.digest_files([here / name for name in _ENGINE_FILES], here)

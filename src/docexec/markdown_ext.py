@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from docexec import declarations, provenance, requirements
+from docexec import declarations, provenance, recordings, requirements
 from docexec.result import FAILED, SKIPPED, Figure, Result
 
 if TYPE_CHECKING:
@@ -165,6 +165,7 @@ class SnippetRenderer:
         environment: dict | None = None,
         library_repository: str | None = None,
         strict: bool = False,
+        recorded: Callable[[str], recordings.Recording | None] | None = None,
     ) -> None:
         """``strict``: raise `SnippetError` on a failing or broken snippet, for a host that only
         fails its build on an exception; otherwise the page shows the error and it is logged (the
@@ -175,6 +176,7 @@ class SnippetRenderer:
         self.figure_url = figure_url or _data_url
         self.environment = environment  # where this build runs: an output run elsewhere says so
         self.library_repository = library_repository
+        self.recorded = recorded  # a CUDA snippet's recorded GPU output, shown where it cannot run
         # Raw HTML for the page; the Markdown extension replaces this with its stash.
         self.stash: Callable[[str], str] = lambda raw: raw
         self.start_page("<page>")
@@ -217,7 +219,7 @@ class SnippetRenderer:
         self.outcomes.append(outcome)
         library = self._library_note(source)
         if outcome.status == SKIPPED:
-            return lines + (self._cuda_note() if decl.cuda else []) + library
+            return lines + (self._cuda_note(path) if decl.cuda else []) + library
         if outcome.status == FAILED:
             if self.strict:
                 raise SnippetError(f"{where}: snippet failed: {outcome.failure}")
@@ -282,7 +284,20 @@ class SnippetRenderer:
             "",
         ]
 
-    def _cuda_note(self) -> list[str]:
+    def _cuda_note(self, path: str) -> list[str]:
+        """Its recorded GPU output where one matches the source; else why no output is shown."""
+        recording = self.recorded(path) if self.recorded else None
+        if recording is not None and not recording.stale:
+            return [*self._output(recording.result), "", recording.label(), "{ .docexec-recorded }", ""]
+        if recording is not None:
+            return [
+                "",
+                '!!! warning "Needs a GPU: its recorded output is out of date"',
+                "    This code runs only on a machine with a CUDA GPU. Its output was recorded on"
+                f" {recording.gpu} on {recording.recorded}, but the code has changed since, so that"
+                f" output is not shown. `{recordings.RECORD_COMMAND}` on a CUDA machine records it again.",
+                "",
+            ]
         return [
             "",
             '!!! info "Needs a GPU"',
