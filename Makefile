@@ -62,6 +62,10 @@ page: $(STAMP) ## a new page with its first snippet and nav entry: PAGE=week-2/d
 	  { echo 'usage: make page PAGE=week-2/day-7/topic TITLE="Day 7 — Topic" SNIPPET=what_it_shows'; exit 2; }
 	$(BIN)/docexec new "$(PAGE)" --title "$(TITLE)" --snippet "$(SNIPPET)"
 
+.PHONY: record-gpu
+record-gpu: $(STAMP) ## on a CUDA machine: run the CUDA snippets and write their outputs to recordings/ (commit them)
+	$(BIN)/docexec record
+
 bench: $(STAMP) ## measure the execution engine and the preview (prints figures, asserts nothing)
 	$(BIN)/python -m docexec.bench
 

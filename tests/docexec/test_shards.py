@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from unittest.mock import ANY
 
 import pytest
 
@@ -36,6 +37,7 @@ def test_two_shards_in_two_processes_merge_into_a_cache_that_leaves_nothing_to_r
     paths = [project.snippet(f"page/s{i}.py", f"print('snippet {i}')\n") for i in range(5)]
     env = {**os.environ, "DOCEXEC_CACHE_DIR": str(tmp_path / "unused")}
     caches = [tmp_path / "shard1", tmp_path / "shard2", tmp_path / "merged"]  # as on two machines
+    report = tmp_path / "report.json"
     runs = [
         subprocess.Popen(
             [sys.executable, "-m", "docexec.cli", "run", "--quiet", f"--shard={i}/2", f"--cache-dir={cache}"],
@@ -60,14 +62,16 @@ def test_two_shards_in_two_processes_merge_into_a_cache_that_leaves_nothing_to_r
     )
     assert merge.returncode == 0 and "5 entries copied" in merge.stdout, merge.stdout + merge.stderr
     build = subprocess.run(
-        [sys.executable, "-m", "docexec.cli", "run", "--quiet", f"--cache-dir={caches[2]}"],
+        [sys.executable, "-m", "docexec.cli", "run", "--quiet", f"--cache-dir={caches[2]}"]
+        + [f"--report={report}"],
         cwd=project.root,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert build.stdout.rstrip().endswith("0 executed, 5 cached, 0 skipped (CUDA)"), build.stdout
-    assert len(paths) == 5
+    written = json.loads(report.read_text())  # what the weekly drift run compares
+    assert written[paths[4]] == {"status": "passed", "output": "snippet 4\n", "failure": None, "torch": ANY}
 
 
 def test_durations_come_from_the_cache_and_a_torn_entry_is_not_merged(project):
