@@ -126,7 +126,7 @@ RUN_PARTS = [
 ]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, database=None)  # no .hypothesis folder in the project
 @given(st.one_of(st.text(), st.lists(st.sampled_from(DECLARATION_PARTS)).map("".join)))
 def test_any_text_is_accepted_or_refused_naming_file_and_line(text):
     try:
@@ -137,7 +137,12 @@ def test_any_text_is_accepted_or_refused_naming_file_and_line(text):
         assert 1 <= int(match.group(1)) <= max(1, len(text.splitlines())), str(error)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=200,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(st.one_of(st.text(), st.lists(st.sampled_from(RUN_PARTS)).map("".join)))
 def test_any_run_line_is_rendered_or_refused_naming_page_and_line(bad_project, text):
     asked = []
