@@ -24,7 +24,7 @@ import traceback
 import types
 from pathlib import Path
 
-from docexec import capture, process_tree, snippet_env
+from docexec import capture, process_tree, read_only_project, snippet_env
 
 MAX_OUTPUT_CHARS = capture.MAX_OUTPUT_CHARS
 EVENTS_FILE = capture.EVENTS_FILE
@@ -71,6 +71,8 @@ def run_job(job: dict, pipes: dict[str, int]) -> None:
     """Execute one snippet as described by ``job`` and record what happens; never returns normally
     when called in a forked child (the caller exits). File descriptors 1 and 2 are already the
     write ends of the pipes whose read ends ``pipes`` holds."""
+    if read_only_project.available():
+        read_only_project.protect(Path(job["root"]), writable=Path(job["job_dir"]))
     log = capture.OutputRecorder(Path(job["job_dir"]) / EVENTS_FILE, pipes)
     capture.install(log)
     # An empty home and temporary folder of its own, removed with the job's folder.

@@ -272,7 +272,12 @@ def _judge(
                 f"{where}: SystemExit({exception['message']}) — snippets must not exit\n"
                 f"{exception['traceback']}"
             )
-        return f"{where}: {exception['type']}: {exception['message']}\n{exception['traceback']}"
+        hint = (
+            " (the project's files are read-only to snippets: write into the working folder)"
+            if exception["type"] == "PermissionError" and report["root"] in exception["message"]
+            else ""
+        )
+        return f"{where}: {exception['type']}: {exception['message']}{hint}\n{exception['traceback']}"
     expected = declarations.raises
     if exception is None:
         wanted = f" matching {declarations.match!r}" if declarations.match else ""

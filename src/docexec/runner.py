@@ -88,7 +88,7 @@ class WarmServer:
 def run_in_subprocess(job: dict) -> dict:
     """The fallback where fork is unavailable: a fresh interpreter per snippet (slower)."""
     start = time.perf_counter()
-    before = project_writes.snapshot(Path(job["root"]))
+    before = project_writes.snapshot_unless_read_only(Path(job["root"]))
     pipes = output_pipes()
     reads = {name: read for name, (read, _) in pipes.items()}
     job_file = Path(job["job_dir"]) / "job.json"

@@ -46,7 +46,7 @@ def warm_up() -> None:
 def run_forked(job: dict, parent_gone_fd: int | None = None) -> dict:
     """Fork, run the job in the child, watch it (time, memory, output), then end all it started."""
     start = time.perf_counter()
-    before = project_writes.snapshot(Path(job["root"]))
+    before = project_writes.snapshot_unless_read_only(Path(job["root"]))
     pipes = output_pipes()
     pid = os.fork()
     if pid == 0:  # the child

@@ -29,12 +29,16 @@ class Watched:
 
 
 def supervise(
-    watched: Watched, job: dict, pipes: dict[str, int], started: float, before: project_writes.Snapshot
+    watched: Watched,
+    job: dict,
+    pipes: dict[str, int],
+    started: float,
+    before: project_writes.Snapshot | None,
 ) -> dict:
     """Wait for the snippet, end everything it started, and report how it ended.
 
     ``pipes``: the read ends of its stdout and stderr pipes; ``before``: the project's files
-    before it started."""
+    before it started, None where the project is read-only to it."""
     recorder = OutputRecorder(Path(job["job_dir"]) / EVENTS_FILE, pipes)
     deadline = time.monotonic() + job["timeout"]
     limit = job["memory_limit"]
@@ -78,6 +82,11 @@ def supervise(
         "oom_killed": (
             ending == "ended" and killed_by == signal.SIGKILL and process_tree.oom_kills() > oom_before
         ),
-        "project_writes": project_writes.changed(before, project_writes.snapshot(Path(job["root"]))),
+        "project_writes": (
+            project_writes.changed(before, project_writes.snapshot(Path(job["root"])))
+            if before is not None
+            else []
+        ),
+        "root": job["root"],
         "duration": time.perf_counter() - started,
     }

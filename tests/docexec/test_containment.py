@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from docexec import process_tree
+from docexec import process_tree, project_writes, read_only_project
 from docexec.result import FAILED, PASSED, assemble
 from docexec.runner import fork_is_available
 
@@ -191,10 +191,29 @@ def test_snippets_get_no_secrets_of_the_callers_environment(batch):
 def test_a_write_into_the_project_fails_the_snippet_and_names_the_file(batch, module_project):
     result = batch["writes_into_project.py"]
     assert result.status == FAILED
-    assert result.failure.startswith(
-        "snippets/writes_into_project.py: created, changed or removed files of the project while it ran: "
-        "README.md."
-    )
+    readme = module_project.root / "README.md"
+    if read_only_project.available():  # refused by the kernel, at the line that tried
+        assert result.failure.startswith(
+            f"snippets/writes_into_project.py:4: PermissionError: [Errno 13] Permission denied: '{readme}' "
+            "(the project's files are read-only to snippets: write into the working folder)"
+        )
+        assert readme.read_text() == "# A project\n"
+    else:  # found changed when the snippet ended
+        assert result.failure.startswith(
+            "snippets/writes_into_project.py: created, changed or removed files of the project while it "
+            "ran: README.md."
+        )
+
+
+def test_a_file_changed_in_the_project_is_found_by_comparing_snapshots(tmp_path):
+    (tmp_path / "kept.md").write_text("same\n")
+    (tmp_path / "changed.md").write_text("before\n")
+    (tmp_path / ".cache").mkdir()
+    before = project_writes.snapshot(tmp_path)
+    (tmp_path / "changed.md").write_text("after, longer\n")
+    (tmp_path / "created.md").write_text("new\n")
+    (tmp_path / ".cache" / "result.json").write_text("{}")  # the engine's own: not looked at
+    assert project_writes.changed(before, project_writes.snapshot(tmp_path)) == ["changed.md", "created.md"]
 
 
 def test_output_of_child_processes_and_descriptors_is_kept_in_order(batch):
@@ -269,7 +288,9 @@ SLEEPS = """
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=lambda s: s.name)
 def test_stopping_the_command_line_ends_every_process_and_removes_its_folders(project, tmp_path, stop):
-    pids_file = tmp_path / "pids.txt"
+    beside = tmp_path / "beside"  # not in a folder above the project: those are read-only too
+    beside.mkdir()
+    pids_file = beside / "pids.txt"
     project.snippet("sleeps.py", SLEEPS.format(pids=pids_file))
     temporary = tmp_path / "tmp"
     temporary.mkdir()

@@ -1,0 +1,118 @@
+"""The project's files made read-only to a snippet's processes with Landlock (Linux 5.13+).
+
+Landlock lets an unprivileged process give up rights for itself and every process it starts: the
+snippet keeps the right to write everywhere except below the project root (rules grant writes
+below each folder and file beside the path from ``/`` to the root, and below the job's folder).
+A write into the project then fails with PermissionError in the snippet, at the line that tried.
+Where the kernel has no Landlock, `available` is False and the engine compares the project's
+files before and after the snippet instead (`docexec.project_writes`).
+
+By hand through ctypes: the standard library has no binding for these system calls, and the
+``landlock`` package on PyPI is a pre-release.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import stat
+from pathlib import Path
+
+# <asm-generic/unistd.h>: the same numbers on every architecture
+_CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446
+_CREATE_RULESET_VERSION = 1
+_RULE_PATH_BENEATH = 1
+_PR_SET_NO_NEW_PRIVS = 38
+
+# <linux/landlock.h>: the rights that change the file system
+_WRITE_FILE = 1 << 1
+_DIRECTORY_WRITES = sum(1 << bit for bit in (4, 5, 6, 7, 8, 9, 10, 11, 12))  # remove and make entries
+_REFER = 1 << 13  # ABI 2: a move or link into another folder; denied unless handled and granted
+_TRUNCATE = 1 << 14  # ABI 3
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64)]
+
+
+class _PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+@functools.cache
+def abi_version() -> int:
+    """The kernel's Landlock ABI version; 0 where there is none (or it is turned off)."""
+    try:
+        version = _libc().syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), _CREATE_RULESET_VERSION)
+    except (OSError, AttributeError):
+        return 0
+    return max(version, 0)
+
+
+def available() -> bool:
+    return abi_version() > 0
+
+
+def protect(root: Path, writable: Path) -> None:
+    """Forbid this process and its future children to write below ``root``, except below
+    ``writable``. Call it in a process that has one thread. Raises OSError where it cannot."""
+    version = abi_version()
+    file_rights = _WRITE_FILE | (_TRUNCATE if version >= 3 else 0)
+    all_rights = file_rights | _DIRECTORY_WRITES | (_REFER if version >= 2 else 0)
+    attr = _RulesetAttr(all_rights)
+    ruleset = _call(_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), 0)
+    try:
+        for path in [*_beside_the_way_to(root.resolve()), writable]:
+            _allow(ruleset, path, all_rights, file_rights)
+        _call_prctl(_PR_SET_NO_NEW_PRIVS)
+        _call(_RESTRICT_SELF, ruleset, 0)
+    finally:
+        os.close(ruleset)
+
+
+def _beside_the_way_to(root: Path) -> list[Path]:
+    """Every entry of each folder from ``/`` down to ``root``'s parent, but the one leading to root."""
+    beside = []
+    way = [*reversed(root.parents), root]
+    for folder, toward in zip(way[:-1], way[1:], strict=True):
+        try:
+            beside += [entry for entry in folder.iterdir() if entry != toward]
+        except OSError:
+            continue
+    return beside
+
+
+def _allow(ruleset: int, path: Path, all_rights: int, file_rights: int) -> None:
+    try:
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):
+            return  # its target is granted, or not, where it lies
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        return  # gone since it was listed
+    try:
+        rule = _PathBeneathAttr(all_rights if stat.S_ISDIR(mode) else file_rights, fd)
+        _call(_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0)
+    finally:
+        os.close(fd)
+
+
+def _call(number: int, *args: object) -> int:
+    result = _libc().syscall(number, *args)
+    if result < 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"landlock: {os.strerror(error)}")
+    return result
+
+
+def _call_prctl(option: int) -> None:
+    if _libc().prctl(option, 1, 0, 0, 0) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"prctl: {os.strerror(error)}")
