@@ -234,6 +234,11 @@ def _judge(
     path: str, report: dict, ended: bool, exception: dict | None, declarations: Declarations
 ) -> str | None:
     """None when the run is what the snippet declared; otherwise why not, naming file:line."""
+    if report["server_lost"]:
+        return (
+            f"{path}: the warm server that ran it stopped (did the snippet kill its parent process?); "
+            f"the server said: {report['server_lost']}"
+        )
     if report["timed_out"]:
         return f"{path}: timed out after {declarations.timeout:g} s and was killed"
     if report["memory_exceeded"]:

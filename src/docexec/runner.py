@@ -25,6 +25,10 @@ class EngineError(RuntimeError):
     """The execution machinery itself failed (not a snippet)."""
 
 
+class ServerStoppedError(EngineError):
+    """A warm server ended while it ran a job (killed by its snippet, or it failed to start)."""
+
+
 def fork_is_available() -> bool:
     return hasattr(os, "fork") and hasattr(os, "pidfd_open") and not os.environ.get("DOCEXEC_NO_FORK")
 
@@ -62,7 +66,7 @@ class WarmServer:
         line = self._process.stdout.readline()
         if not line:
             self._stderr.seek(0)
-            raise EngineError(f"the warm server stopped: {self._stderr.read()[-2000:]}")
+            raise ServerStoppedError(self._stderr.read()[-2000:].strip())
         return json.loads(line)
 
     def alive(self) -> bool:
@@ -151,6 +155,10 @@ class WarmPool:
         self._servers.append(server)
         self._idle.put(server)
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def take(self) -> WarmServer:
         while True:
             if self._closed:
@@ -220,8 +228,14 @@ def run_jobs(
             on_done(job, run_in_subprocess(job))
             return
         server = servers.take()
+        start = time.perf_counter()
         try:
             report = server.run(job)
+        except ServerStoppedError as stopped:
+            if servers.closed:  # stopped by the engine itself (Ctrl-C): no result to report
+                raise
+            # The run goes on (give_back starts a new server); the snippet fails, named.
+            report = lost_server_report(job, str(stopped), time.perf_counter() - start)
         finally:
             servers.give_back(server)
         on_done(job, report)
@@ -257,6 +271,23 @@ def _terminated_as_exit() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def lost_server_report(job: dict, server_stderr: str, duration: float) -> dict:
+    """The report of a job whose warm server ended under it: no exit status, no measurements."""
+    return {
+        "exit_code": -signal.SIGKILL,
+        "timed_out": False,
+        "abandoned": False,
+        "memory_exceeded": False,
+        "memory_limit": job["memory_limit"],
+        "peak_memory": 0,
+        "oom_killed": False,
+        "project_writes": [],
+        "root": job["root"],
+        "server_lost": server_stderr or "no message",
+        "duration": duration,
+    }
 
 
 def new_job(path: str, abs_path: Path, timeout: float, scratch: Path, index: int) -> dict:

@@ -88,5 +88,6 @@ def supervise(
             else []
         ),
         "root": job["root"],
+        "server_lost": None,
         "duration": time.perf_counter() - started,
     }

@@ -46,14 +46,35 @@ def test_runs_of_a_keep_warm_engine_share_its_servers_until_it_closes(project):
     assert not warm_servers() & kept
 
 
-def test_a_server_that_a_snippet_took_down_is_replaced(project):
-    code = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"  # the parent is the server
-    killer = project.snippet("pool/kills_its_server.py", code)
+KILLS_ITS_SERVER = """
+import os
+import signal
+import time
+from pathlib import Path
+
+Path(r"{pid_file}").write_text(str(os.getpid()))
+os.kill(os.getppid(), signal.SIGKILL)  # the parent is the server
+time.sleep(600)
+"""
+
+
+def test_a_server_that_a_snippet_took_down_fails_that_snippet_and_is_replaced(project, tmp_path):
+    beside = tmp_path / "beside"  # a folder the snippet may write into
+    beside.mkdir()
+    killer = project.snippet("pool/kills_its_server.py", KILLS_ITS_SERVER.format(pid_file=beside / "pid"))
     after = project.snippet("pool/runs_after_the_kill.py", "print('still running snippets')\n")
     engine = project.engine(workers=1, keep_warm=True)
     try:
-        with pytest.raises(Exception, match="warm server stopped"):
-            engine.run([killer], progress=False)
+        results, summary = engine.run([killer, after], progress=False)
+        assert results[killer].failure.startswith(
+            "snippets/pool/kills_its_server.py: the warm server that ran it stopped"
+        )
+        assert results[after].output == "still running snippets\n"  # the run went on
         assert engine.run([after], progress=False)[0][after].output == "still running snippets\n"
     finally:
         engine.close()
+    orphan = int((beside / "pid").read_text())
+    deadline = time.monotonic() + 10  # it dies with its server, not at its timeout
+    while Path(f"/proc/{orphan}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{orphan}").exists() or "Z" in Path(f"/proc/{orphan}/stat").read_text().split()[2]
