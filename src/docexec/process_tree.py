@@ -132,6 +132,22 @@ def tree_memory(pid: int) -> int:
     return total
 
 
+def tree_resident(pid: int) -> int:
+    """The sum of the resident set sizes of ``pid`` and its descendants: at least `tree_memory`,
+    and read in microseconds where the proportional sizes take milliseconds."""
+    total = 0
+    for member in [pid, *descendants(pid)]:
+        try:
+            with open(f"/proc/{member}/statm", "rb") as statm:
+                total += int(statm.read().split()[1]) * _PAGE_SIZE
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+
+
 def _pss(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:

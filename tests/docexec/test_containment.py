@@ -261,6 +261,8 @@ def test_a_kill_by_the_kernels_out_of_memory_killer_is_named_as_such(tmp_path):
         "peak_memory": 3 << 30,
         "oom_killed": True,
         "project_writes": [],
+        "root": "/project",
+        "server_lost": None,
         "duration": 1.0,
     }
     from docexec.declarations import Declarations
