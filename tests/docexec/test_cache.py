@@ -144,34 +144,31 @@ def test_an_entry_with_any_bad_content_is_a_miss_and_runs_again(project):
     assert project.engine().run([a], progress=False)[1].cached == 1
 
 
-COUNTING_SNIPPET = """\
+PID_SNIPPET = """\
 import os, time
-from pathlib import Path
-with open({counter!r}, "a") as counter:
-    counter.write(f"{{os.getpid()}}\\n")
 time.sleep(1.0)  # long enough that a second build, unlocked, would start it too
-print("counted")
+print("run by process", os.getpid())
 """
 
 
-def test_two_builds_started_together_execute_a_cold_snippet_once(project, tmp_path):
-    counter = tmp_path / "runs.txt"  # outside the project: every execution appends a line
-    path = project.snippet("count.py", COUNTING_SNIPPET.format(counter=str(counter)))
+def test_two_builds_started_together_execute_a_cold_snippet_once(project):
+    path = project.snippet("count.py", PID_SNIPPET)
     script = textwrap.dedent(f"""
+        import json
         from pathlib import Path
         from docexec.engine import Engine
         engine = Engine(Path({str(project.root)!r}), cache_dir=Path({str(project.cache_dir)!r}))
         results, summary = engine.run([{path!r}], progress=False)
-        assert results[{path!r}].output == "counted\\n", results[{path!r}]
-        print(summary.executed, summary.cached)
+        print(json.dumps([summary.executed, summary.cached, results[{path!r}].output]))
     """)
     runs = [
         subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) for _ in range(2)
     ]
-    outputs = [run.communicate(timeout=120)[0].split() for run in runs]
+    reports = [json.loads(run.communicate(timeout=120)[0]) for run in runs]
     assert [run.returncode for run in runs] == [0, 0]
-    assert len(counter.read_text().splitlines()) == 1
-    assert sorted(outputs) == [["0", "1"], ["1", "0"]]  # one executed it, the other read its result
+    assert sorted(counts for *counts, _ in reports) == [[0, 1], [1, 0]]  # one ran it, one read its result
+    outputs = {output for *_, output in reports}
+    assert len(outputs) == 1 and outputs.pop().startswith("run by process ")  # one process printed both
 
 
 def test_every_field_of_a_result_is_typed_in_the_entry_schema():

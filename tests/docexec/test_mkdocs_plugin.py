@@ -118,7 +118,7 @@ def test_a_bad_declaration_fails_the_strict_build_with_file_and_line(site, proje
     project.snippet("page/hello_world.py", "print(1)\n# docexec: timeout=never\n")
     result = mkdocs(site, "build", "--strict")
     assert result.returncode != 0
-    assert "snippets/page/hello_world.py:2: timeout=never is not a positive number" in result.stderr
+    assert "snippets/page/hello_world.py:2: timeout=never is not a number of seconds" in result.stderr
 
 
 def _free_port() -> int:
