@@ -1,4 +1,4 @@
-# docexec: timeout=60
+# docexec: timeout=120
 import os
 import re
 
