@@ -304,6 +304,7 @@ def new_job(path: str, abs_path: Path, timeout: float, scratch: Path, index: int
         "timeout": timeout,
         "memory_limit": declared.memory,
         "seed": 0,
+        "scratch": str(scratch),  # the run's folder: removed by a server whose engine is gone
         "job_dir": str(job_dir),
         "work_dir": str(folders["work"]),
         "home": str(folders["home"]),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import sys
 import time
@@ -123,8 +124,10 @@ def _serve(protocol: TextIO) -> None:
         line = sys.stdin.readline()
         if not line:
             return
-        report = run_forked(json.loads(line), parent_gone_fd=sys.stdin.fileno())
-        if report["abandoned"]:
+        job = json.loads(line)
+        report = run_forked(job, parent_gone_fd=sys.stdin.fileno())
+        if report["abandoned"]:  # the engine was killed before it could remove the run's folder
+            shutil.rmtree(job["scratch"], ignore_errors=True)
             return
         protocol.write(json.dumps(report) + "\n")
         protocol.flush()
