@@ -54,7 +54,10 @@ class WarmServer:
 
     def run(self, job: dict) -> dict:
         if not self._ready:
-            self._read()  # the {"ready": true} line, once torch is imported
+            try:
+                self._read()  # the {"ready": true} line, once torch is imported
+            except ServerStoppedError as failed:
+                raise EngineError(f"the warm server did not start: {failed}") from None
             self._ready = True
         assert self._process.stdin is not None
         self._process.stdin.write(json.dumps(job) + "\n")
@@ -270,7 +273,8 @@ def _terminated_as_exit() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        # None: a handler not set from Python, which cannot be set back; the default is the nearest.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 def lost_server_report(job: dict, server_stderr: str, duration: float) -> dict:
