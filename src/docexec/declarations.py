@@ -140,7 +140,13 @@ def parse_file(path: Path, root: Path) -> Declarations:
             f"the file is not inside {SNIPPETS_DIR}/ (links followed); "
             f"a snippet must be a file in {SNIPPETS_DIR}/",
         )
-    return parse(path.read_text(encoding="utf-8"), Path(name).as_posix())
+    data = path.read_bytes()
+    try:
+        source = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise DeclarationError(Path(name).as_posix(), line, "the file is not UTF-8 text") from None
+    return parse(source, Path(name).as_posix())
 
 
 def _looks_like_declaration(line: str) -> bool:

@@ -35,6 +35,7 @@ log = logging.getLogger("mkdocs.plugins.docexec")
 # Every line that starts with %run is meant as one: what follows is checked, never ignored.
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)%run(?:[ \t]+(?P<rest>.*))?$")
 SNIPPETS_PREFIX = declarations.SNIPPETS_DIR + "/"
+MAX_NAME_BYTES = 255  # of one file or folder name (NAME_MAX on Linux and macOS)
 _FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 # After whitespace is normalized (30), which would strip the HTML stash's placeholders, and before
 # superfences (25) reads the fences; after pymdownx.snippets (32), so output is never read as an include.
@@ -72,6 +73,8 @@ def path_problem(path: str) -> str | None:
         return f"paths are relative to the project root and start with {SNIPPETS_PREFIX}"
     if not path.endswith(".py"):
         return "a snippet is a Python file: its name ends with .py"
+    if any(len(part.encode()) > MAX_NAME_BYTES for part in path.split("/")):
+        return f"a name in the path is longer than {MAX_NAME_BYTES} bytes, more than a file system allows"
     return None
 
 
@@ -288,7 +291,8 @@ class SnippetRenderer:
         """Its recorded GPU output where one matches the source; else why no output is shown."""
         recording = self.recorded(path) if self.recorded else None
         if recording is not None and not recording.stale:
-            return [*self._output(recording.result), "", recording.label(), "{ .docexec-recorded }", ""]
+            label = [recording.label(), "{ .docexec-provenance .docexec-recorded }"]
+            return [*self._output(recording.result), "", *label, ""]
         if recording is not None:
             return [
                 "",

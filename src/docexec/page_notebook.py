@@ -138,8 +138,8 @@ def notebook_for_page(
     for index, _, path in directive_lines(lines):
         cells.append(_markdown_cell(lines[start:index], url_of))
         start = index + 1
+        decl = declarations.parse_file(root / path, root)  # refuses a link out of snippets/, non-UTF-8
         source = (root / path).read_text(encoding="utf-8")
-        decl = declarations.parse(source, path)
         code = declarations.displayed_source(source, dataclasses.replace(decl, show=None))
         sources.append(source)
         result = results(path)

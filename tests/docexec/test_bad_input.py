@@ -27,6 +27,8 @@ BAD_RUN_LINES = [
     ("%run snippets/page/notes.txt", "a snippet is a Python file"),
     ("%run", "%run needs a snippet path"),
     ("%run snippets/page/link.py", "the file is not inside snippets/ (links followed)"),
+    ("%run snippets/page/latin1.py", "snippets/page/latin1.py:2: the file is not UTF-8 text"),
+    (f"%run snippets/page/{'x' * 300}.py", "a name in the path is longer than 255 bytes"),
 ]
 
 
@@ -37,6 +39,7 @@ def bad_project(project, tmp_path):
     outside = tmp_path / "outside.py"  # a file outside the project that must never run
     outside.write_text("print('OUTSIDE-THE-PROJECT')\n")
     (project.root / "snippets" / "page" / "link.py").symlink_to(outside)
+    (project.root / "snippets" / "page" / "latin1.py").write_bytes(b"x = 1\nprint('caf\xe9')\n")
     return project
 
 
