@@ -90,9 +90,20 @@ class OutputRecorder:
             self._drain()
             self._keep(name, self._decoders[f"direct-{name}"].decode(data))
 
-    def drain(self) -> None:
-        with self._locked():
+    def drain_if_free(self) -> bool:
+        """Drain the pipes unless another process holds the lock (it is draining them then);
+        never waits, so that a process stuck while holding the lock cannot stall the caller."""
+        if self._owner != os.getpid():
+            self._open()
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        try:
             self._drain()
+        finally:
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
+        return True
 
     def open_pipes(self) -> list[int]:
         """The read ends that may still bring output (not yet at end of file)."""

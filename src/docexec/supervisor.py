@@ -70,8 +70,8 @@ def supervise(
         if watched.parent_gone_fd is not None and watched.parent_gone_fd in readable:
             ending = "abandoned"
             break
-        if set(readable) & set(recorder.open_pipes()):
-            recorder.drain()
+        if set(readable) & set(recorder.open_pipes()) and not recorder.drain_if_free():
+            time.sleep(0.001)  # the snippet's side is draining them
     ended_status = watched.end_all()
     if status is None:
         status = ended_status
