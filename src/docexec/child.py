@@ -76,7 +76,7 @@ def run_job(job: dict, pipes: dict[str, int]) -> None:
     log = capture.OutputRecorder(Path(job["job_dir"]) / EVENTS_FILE, pipes)
     capture.install(log)
     # An empty home and temporary folder of its own, removed with the job's folder.
-    os.environ.update(snippet_env.for_snippet({}, job["home"], job["tmp"]))
+    os.environ.update(snippet_env.own_folders(job["home"], job["tmp"]))
     tempfile.tempdir = job["tmp"]
 
     os.chdir(job["work_dir"])

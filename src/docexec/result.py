@@ -277,11 +277,11 @@ def _judge(
                 f"{where}: SystemExit({exception['message']}) — snippets must not exit\n"
                 f"{exception['traceback']}"
             )
-        hint = (
-            " (the project's files are read-only to snippets: write into the working folder)"
-            if exception["type"] == "PermissionError" and report["root"] in exception["message"]
-            else ""
-        )
+        hint = ""
+        if exception["type"] == "PermissionError" and report["root"] in exception["message"]:
+            hint = " (the project's files are read-only to snippets: write into the working folder)"
+        elif report["oom_kills"]:  # a worker killed for memory surfaces as an error in the snippet
+            hint = f" (the kernel's out-of-memory killer ended {report['oom_kills']} process(es) meanwhile)"
         return f"{where}: {exception['type']}: {exception['message']}{hint}\n{exception['traceback']}"
     expected = declarations.raises
     if exception is None:

@@ -287,6 +287,7 @@ def lost_server_report(job: dict, server_stderr: str, duration: float) -> dict:
         "memory_limit": job["memory_limit"],
         "peak_memory": 0,
         "oom_killed": False,
+        "oom_kills": 0,
         "project_writes": [],
         "root": job["root"],
         "server_lost": server_stderr or "no message",

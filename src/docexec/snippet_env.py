@@ -40,9 +40,14 @@ def supervisor_environment() -> dict[str, str]:
     return {**passed, **FIXED, "HOME": NO_HOME, "MPLCONFIGDIR": str(_matplotlib_cache())}
 
 
+def own_folders(home: str, tmp: str) -> dict[str, str]:
+    """The variables that give a snippet its own empty home and temporary folders."""
+    return {"HOME": home, "TMPDIR": tmp}
+
+
 def for_snippet(environment: dict[str, str], home: str, tmp: str) -> dict[str, str]:
     """``environment`` with the snippet's own empty home and temporary folders."""
-    return {**environment, "HOME": home, "TMPDIR": tmp}
+    return {**environment, **own_folders(home, tmp)}
 
 
 def _matplotlib_cache() -> Path:

@@ -77,6 +77,7 @@ def supervise(
         status = ended_status
     recorder.finish()
     killed_by = -os.waitstatus_to_exitcode(status) if os.WIFSIGNALED(status) else 0
+    oom_kills = max(process_tree.oom_kills() - oom_before, 0) if oom_before >= 0 else 0
     return {
         "exit_code": os.waitstatus_to_exitcode(status),
         "timed_out": ending == "timeout",
@@ -84,9 +85,8 @@ def supervise(
         "memory_exceeded": ending == "memory",
         "memory_limit": limit,
         "peak_memory": peak,
-        "oom_killed": (
-            ending == "ended" and killed_by == signal.SIGKILL and process_tree.oom_kills() > oom_before
-        ),
+        "oom_killed": ending == "ended" and killed_by == signal.SIGKILL and oom_kills > 0,
+        "oom_kills": oom_kills,  # by the kernel, of any process, while the snippet ran
         "project_writes": (
             project_writes.changed(before, project_writes.snapshot(Path(job["root"])))
             if before is not None

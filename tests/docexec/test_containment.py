@@ -260,6 +260,7 @@ def test_a_kill_by_the_kernels_out_of_memory_killer_is_named_as_such(tmp_path):
         "memory_limit": 4 << 30,
         "peak_memory": 3 << 30,
         "oom_killed": True,
+        "oom_kills": 1,
         "project_writes": [],
         "root": "/project",
         "server_lost": None,
