@@ -16,6 +16,7 @@ import linecache
 import os
 import random
 import re
+import signal
 import struct
 import sys
 import tempfile
@@ -267,14 +268,30 @@ def _flush_figures(log: capture.OutputRecorder, cell: int) -> None:
 def main() -> None:
     """Entry point of the plain-subprocess fallback: ``python -m docexec.child JOB.json``.
 
-    Its stdout and stderr are the pipes whose read ends the job names. A subreaper, so that what
-    the snippet starts in other sessions stays below it, and is killed before it exits."""
+    Its stdout and stderr are the pipes whose read ends the job names. The snippet runs in a
+    forked child, below this process, a subreaper: whatever the snippet starts in other sessions
+    stays below it and is killed when the snippet ends, even by a crash. It then exits as the
+    snippet did."""
     process_tree.become_subreaper()
     process_tree.die_with_parent()
     job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-    run_job(job, job["pipes"])
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            process_tree.die_with_parent()
+            run_job(job, job["pipes"])
+        except BaseException:  # noqa: BLE001 - report, then leave without running parent code
+            traceback.print_exc()
+            code = 70
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
     process_tree.end_own_descendants()
-    os._exit(0)
+    if os.WIFSIGNALED(status):  # the same signal, so that the engine reads the same cause
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    os._exit(os.waitstatus_to_exitcode(status))
 
 
 if __name__ == "__main__":

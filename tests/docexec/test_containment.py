@@ -243,10 +243,14 @@ def test_escape_codes_and_control_characters_never_reach_the_output(batch):
 
 def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):
     escapes = project.snippet("escapes.py", ESCAPES)
+    crashes = project.snippet(
+        "escapes_then_crashes.py", ESCAPES + "    import ctypes\n    ctypes.string_at(0)\n"
+    )
     hog = project.snippet("memory_hog.py", MEMORY_HOG)
-    results, _ = project.engine(use_fork=False, workers=2).run([escapes, hog], progress=False)
+    results, _ = project.engine(use_fork=False, workers=2).run([escapes, crashes, hog], progress=False)
     assert results[escapes].status == PASSED, results[escapes].failure
-    assert_all_gone(printed_pids(results[escapes].output))
+    assert "SIGSEGV" in results[crashes].failure
+    assert_all_gone(printed_pids(results[escapes].output) + printed_pids(results[crashes].output))
     assert "exceeded its memory limit of 300 MiB" in results[hog].failure
 
 
