@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from docexec import checks
+from docexec import checks, settings
 from docexec.cli import main as docexec_cli
 from docexec.engine import Engine
 from docexec.labs import LABS_DIR, page_uri
@@ -139,7 +139,7 @@ def test_snippets_keep_the_contract(root, snippet):
 
 
 def test_recorded_outputs_hold_no_addresses_or_absolute_paths(root):
-    engine = Engine(root)
+    engine = Engine(root, **settings.engine_options())  # the build's device and cache
     cpu = [p for p in engine.all_snippets() if not engine.declarations(p).cuda]
     results, _ = engine.run(cpu, progress=False)
     unstable = re.compile(r"0x[0-9a-fA-F]{6,}|/tmp/|/home/|/root/|/work/|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
