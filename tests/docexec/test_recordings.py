@@ -102,6 +102,10 @@ def test_recording_again_keeps_an_up_to_date_file_and_removes_a_gone_snippets(gp
     kept = root / "recordings" / "page" / "gpu_memory.json"
     before = kept.stat().st_mtime_ns
     (root / other).unlink()
+    assert recordings.stale(root) == [
+        "recordings/page/other_gpu.json: snippets/page/other_gpu.py no longer exists: "
+        "`make record-gpu` removes the recording"
+    ]
     again = docexec(root, "record", env=gpu_project.on_gpu)
     assert again.returncode == 0, again.stdout + again.stderr
     assert "0 recorded, 1 unchanged, 1 removed, 0 failed" in again.stdout
