@@ -35,7 +35,7 @@ def _print_result(outcome: Result) -> None:
         return
     label = "FAIL" if outcome.status == FAILED else "PASS"
     print(f"{label} {outcome.path} ({origin})")
-    body = outcome.output + outcome.truncation_note
+    body = outcome.output
     if outcome.expected_exception and outcome.exception:
         body += outcome.exception["traceback"]
     for line in body.splitlines():
@@ -89,7 +89,7 @@ def _report(results: dict[str, Result]) -> dict:
     return {
         path: {
             "status": r.status,
-            "output": r.output + r.truncation_note,
+            "output": r.output,
             "failure": r.failure,
             "torch": r.environment.get("torch"),
         }

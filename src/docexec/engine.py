@@ -24,7 +24,20 @@ SNIPPETS_DIR = "snippets"
 LIBRARY_DIR = "src/torchguide"
 PROGRESS_BAR_FROM = 8  # uncached snippets; fewer finish before a bar would be worth drawing
 # The engine code that decides what a result is; declarations.py too, since it decides what a run must do.
-_ENGINE_FILES = ("child.py", "server.py", "result.py", "runner.py", "declarations.py")
+# The modules whose code decides what a snippet prints: a change to any of them runs everything again.
+_ENGINE_FILES = (
+    "capture.py",
+    "child.py",
+    "declarations.py",
+    "process_tree.py",
+    "project_writes.py",
+    "read_only_project.py",
+    "result.py",
+    "runner.py",
+    "server.py",
+    "snippet_env.py",
+    "supervisor.py",
+)
 
 
 def _dependency_pins(pyproject: Path) -> list[str]:

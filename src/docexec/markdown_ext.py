@@ -232,7 +232,7 @@ class SnippetRenderer:
 
     def _output(self, outcome: Result) -> list[str]:
         lines: list[str] = []
-        text = outcome.output + outcome.truncation_note
+        text = outcome.output
         if text.strip():
             lines += ["", *self._foldable(text, ".text .docexec-output", "Output")]
         if outcome.expected_exception and outcome.exception:

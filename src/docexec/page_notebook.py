@@ -93,8 +93,6 @@ def outputs(result: Result) -> list[nbformat.NotebookNode]:
         for name, text in cell.streams:
             found.append(nbformat.v4.new_output("stream", name=name, text=text))
         found += [figure_output(figure) for figure in cell.figures]
-    if result.truncation_note:
-        found.append(nbformat.v4.new_output("stream", name="stdout", text=result.truncation_note))
     if result.expected_exception and result.exception:
         exception = result.exception
         found.append(

@@ -71,11 +71,6 @@ class Result:
         return "".join(cell.text() for cell in self.cells)
 
     @property
-    def truncation_note(self) -> str:
-        """Nothing: the note stands in the output itself, on its own line between head and tail."""
-        return ""
-
-    @property
     def figures(self) -> list[Figure]:
         return [figure for cell in self.cells for figure in cell.figures]
 

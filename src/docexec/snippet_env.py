@@ -26,6 +26,9 @@ FIXED = {
     "PYTHONHASHSEED": "0",  # set and dict-of-str ordering is the same in every run
     "MPLBACKEND": "Agg",
     "PYTHONDONTWRITEBYTECODE": "1",  # no __pycache__ written next to the library's sources
+    # The profiler's own start/stop log lines (a timestamp and a pid on stderr) are not the
+    # snippet's output and would change the page on every build; 6 is above every level it logs.
+    "KINETO_LOG_LEVEL": "6",
 }
 NO_HOME = "/nonexistent"  # the supervisor's own HOME; each snippet gets an empty one of its own
 

@@ -254,8 +254,14 @@ def test_pytest_markdown_docs_collects_every_docstring_example(root):
             )
 
 
-def test_the_snippet_template_runs_and_keeps_the_contract(root):
-    result = Engine(root).run(["templates/snippet.py"], progress=False)[0]["templates/snippet.py"]
+def test_the_snippet_template_runs_and_keeps_the_contract(root, tmp_path):
+    # Run where `make page` puts it: the engine runs files in snippets/ only.
+    copy = tmp_path / "snippets" / "new-page" / "from_the_template.py"
+    copy.parent.mkdir(parents=True)
+    copy.write_text((root / "templates" / "snippet.py").read_text(encoding="utf-8"), encoding="utf-8")
+    path = copy.relative_to(tmp_path).as_posix()
+    options = {**settings.engine_options(), "cache_dir": tmp_path / "cache"}
+    result = Engine(tmp_path, **options).run([path], progress=False)[0][path]
     assert result.status == "passed", result.failure
     assert "same memory: True" in result.output
 
