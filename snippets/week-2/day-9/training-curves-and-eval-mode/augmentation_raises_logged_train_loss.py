@@ -3,6 +3,7 @@ import torch
 from torch import nn
 from torch.nn.functional import cross_entropy
 
+torch.manual_seed(0)  # the same teacher and data in every run
 teacher = nn.Sequential(nn.Linear(20, 32), nn.Tanh(), nn.Linear(32, 3))
 
 
@@ -10,10 +11,10 @@ def sample(n):
     """Inputs and noisy labels from one fixed teacher network."""
     x = torch.randn(n, 20)
     with torch.no_grad():
-        return x, (teacher(x) + 0.3 * torch.randn(n, 3)).argmax(1)
+        return x, (teacher(x) + 0.1 * torch.randn(n, 3)).argmax(1)
 
 
-x_train, y_train = sample(4096)
+x_train, y_train = sample(16384)
 x_val, y_val = sample(2048)
 
 
@@ -25,7 +26,7 @@ torch.manual_seed(1)
 model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 3))
 opt = torch.optim.Adam(model.parameters(), lr=1e-2)
 for _ in range(100):
-    batch = torch.randint(0, 4096, (128,))
+    batch = torch.randint(0, 16384, (128,))
     opt.zero_grad()
     loss = cross_entropy(model(augment(x_train[batch])), y_train[batch])
     loss.backward()

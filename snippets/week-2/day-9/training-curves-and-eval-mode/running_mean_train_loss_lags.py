@@ -3,6 +3,7 @@ import torch
 from torch import nn
 from torch.nn.functional import cross_entropy
 
+torch.manual_seed(0)  # the same teacher and data in every run
 teacher = nn.Sequential(nn.Linear(20, 32), nn.Tanh(), nn.Linear(32, 3))
 
 
@@ -10,10 +11,10 @@ def sample(n):
     """Inputs and noisy labels from one fixed teacher network."""
     x = torch.randn(n, 20)
     with torch.no_grad():
-        return x, (teacher(x) + 0.3 * torch.randn(n, 3)).argmax(1)
+        return x, (teacher(x) + 0.1 * torch.randn(n, 3)).argmax(1)
 
 
-x_train, y_train = sample(4096)
+x_train, y_train = sample(16384)
 x_val, y_val = sample(2048)
 torch.manual_seed(1)
 model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 3))
@@ -28,7 +29,7 @@ def train_loss_now():
 print("epoch  logged train  train at end  val at end  logged = model at")
 for epoch in range(2):
     batch_losses, curve = [], [train_loss_now()]
-    for batch in torch.randperm(4096).split(128):  # 32 batches
+    for batch in torch.randperm(16384).split(128):  # 128 batches
         opt.zero_grad()
         loss = cross_entropy(model(x_train[batch]), y_train[batch])
         loss.backward()
@@ -39,7 +40,7 @@ for epoch in range(2):
     with torch.no_grad():
         val = cross_entropy(model(x_val), y_val).item()
     # when during the epoch did the model have the loss that was logged?
-    when = next(i for i, c in enumerate(curve) if c <= logged) / 32
+    when = next(i for i, c in enumerate(curve) if c <= logged) / 128
     assert logged > curve[-1] and logged > val
     assert 0.2 <= when <= 0.6
     print(f"{epoch:5}  {logged:12.3f}  {curve[-1]:12.3f}  {val:10.3f}"
