@@ -39,15 +39,18 @@ def worker(rank, queue):
 # --8<-- [end:core]
 
 
-# fork: this script has no `if __name__ == "__main__"` guard for spawn
-queue = mp.get_context("fork").SimpleQueue()
-mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="fork")
-results = sorted(queue.get() for _ in range(WORLD))
+# spawn, not fork: a rank forked from a process that has run torch can hang
+# in gloo; each spawned rank imports this file again, hence the guard
+if __name__ == "__main__":
+    queue = mp.get_context("spawn").SimpleQueue()
+    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+                       start_method="spawn")
+    results = sorted(queue.get() for _ in range(WORLD))
 
-(_, start0, grad0, bwd0), (_, start1, grad1, bwd1) = results
-assert start0 == start1  # same initial weights despite different seeds
-assert grad0 == grad1 == [[1.5, 1.5]]  # the mean of [1, 1] and [2, 2]
-assert bwd0 == bwd1 == [True]  # one all-reduce, run inside backward()
-print("initial weights equal on both ranks:", start0 == start1)
-print("weight.grad on rank 0 and 1:", grad0, grad1)
-print("all-reduces run inside backward():", bwd0, bwd1)
+    (_, start0, grad0, bwd0), (_, start1, grad1, bwd1) = results
+    assert start0 == start1  # same initial weights despite different seeds
+    assert grad0 == grad1 == [[1.5, 1.5]]  # the mean of [1, 1] and [2, 2]
+    assert bwd0 == bwd1 == [True]  # one all-reduce, run inside backward()
+    print("initial weights equal on both ranks:", start0 == start1)
+    print("weight.grad on rank 0 and 1:", grad0, grad1)
+    print("all-reduces run inside backward():", bwd0, bwd1)

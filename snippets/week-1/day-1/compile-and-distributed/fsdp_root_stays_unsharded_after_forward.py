@@ -45,19 +45,23 @@ def worker(rank, queue):
 # --8<-- [end:core]
 
 
-queue = mp.get_context("fork").SimpleQueue()
-mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="fork")
-results = sorted(queue.get() for _ in range(WORLD))
-seen = results[0][1]
-assert results[1][1] == seen  # both ranks alike
+# spawn, not fork: a rank forked from a process that has run torch can hang
+# in gloo; each spawned rank imports this file again, hence the guard
+if __name__ == "__main__":
+    queue = mp.get_context("spawn").SimpleQueue()
+    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+                       start_method="spawn")
+    results = sorted(queue.get() for _ in range(WORLD))
+    seen = results[0][1]
+    assert results[1][1] == seen  # both ranks alike
 
-assert seen["before forward"] == ("shard (4, 4)", "shard (3, 8)")
-assert seen["child runs"][0] == "full (8, 4)"  # gathered just in time
-assert seen["root runs"][1] == "full (6, 8)"
-# default reshard_after_forward=None: True for the child, False for the
-# root, whose parameters backward needs first
-assert seen["after forward"] == ("shard (4, 4)", "full (6, 8)")
-assert seen["after backward"] == ("shard (4, 4)", "shard (3, 8)")
-print(f"{'moment':15} {'child weight':13} root's weight")
-for moment, (child, root) in seen.items():
-    print(f"{moment:15} {child:13} {root}")
+    assert seen["before forward"] == ("shard (4, 4)", "shard (3, 8)")
+    assert seen["child runs"][0] == "full (8, 4)"  # gathered just in time
+    assert seen["root runs"][1] == "full (6, 8)"
+    # default reshard_after_forward=None: True for the child, False for the
+    # root, whose parameters backward needs first
+    assert seen["after forward"] == ("shard (4, 4)", "full (6, 8)")
+    assert seen["after backward"] == ("shard (4, 4)", "shard (3, 8)")
+    print(f"{'moment':15} {'child weight':13} root's weight")
+    for moment, (child, root) in seen.items():
+        print(f"{moment:15} {child:13} {root}")

@@ -34,11 +34,15 @@ def worker(rank, queue):
 # --8<-- [end:core]
 
 
-queue = mp.get_context("fork").SimpleQueue()
-mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="fork")
-for rank, shapes in sorted(queue.get() for _ in range(WORLD)):
-    assert shapes["full weight"] == (6, 4)
-    # each rank holds 3 of the 6 rows of the weight, its grad and its state
-    assert (shapes["local weight"] == shapes["local grad"]
-            == shapes["local exp_avg"] == (3, 4))
-    print(f"rank {rank}:", shapes)
+# spawn, not fork: a rank forked from a process that has run torch can hang
+# in gloo; each spawned rank imports this file again, hence the guard
+if __name__ == "__main__":
+    queue = mp.get_context("spawn").SimpleQueue()
+    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+                       start_method="spawn")
+    for rank, shapes in sorted(queue.get() for _ in range(WORLD)):
+        assert shapes["full weight"] == (6, 4)
+        # each rank holds 3 of the 6 rows of the weight, its grad and its state
+        assert (shapes["local weight"] == shapes["local grad"]
+                == shapes["local exp_avg"] == (3, 4))
+        print(f"rank {rank}:", shapes)

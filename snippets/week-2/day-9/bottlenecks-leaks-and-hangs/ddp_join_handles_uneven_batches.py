@@ -2,10 +2,6 @@
 from datetime import timedelta
 
 import torch
-
-# DDP imports torch._dynamo when first built: import it once, before the
-# ranks are forked, rather than once in each rank
-import torch._dynamo  # noqa: F401
 import torch.distributed as dist
 import torch.multiprocessing as mp
 from torch import nn
@@ -36,17 +32,21 @@ def worker(rank, queue):
 # --8<-- [end:core]
 
 
-queue = mp.get_context("fork").SimpleQueue()
-mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="fork")
-results = sorted(queue.get() for _ in range(WORLD))
+# spawn, not fork: a rank forked from a process that has run torch can hang
+# in gloo; each spawned rank imports this file again, hence the guard
+if __name__ == "__main__":
+    queue = mp.get_context("spawn").SimpleQueue()
+    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+                       start_method="spawn")
+    results = sorted(queue.get() for _ in range(WORLD))
 
-(_, steps0, weight0), (_, steps1, weight1) = results
-assert (steps0, steps1) == (3, 2) and weight0 == weight1
-print(f"rank 0 trained {steps0} steps, rank 1 {steps1}: both finished")
-print("weights identical on both ranks:", weight0 == weight1)
+    (_, steps0, weight0), (_, steps1, weight1) = results
+    assert (steps0, steps1) == (3, 2) and weight0 == weight1
+    print(f"rank 0 trained {steps0} steps, rank 1 {steps1}: both finished")
+    print("weights identical on both ranks:", weight0 == weight1)
 
-# DistributedSampler avoids the problem by padding: 5 samples, 2 ranks
-sizes = [len(DistributedSampler(range(5), num_replicas=WORLD, rank=r))
-         for r in range(WORLD)]
-assert sizes == [3, 3]
-print("DistributedSampler: samples per rank for 5 samples:", sizes)
+    # DistributedSampler avoids the problem by padding: 5 samples, 2 ranks
+    sizes = [len(DistributedSampler(range(5), num_replicas=WORLD, rank=r))
+             for r in range(WORLD)]
+    assert sizes == [3, 3]
+    print("DistributedSampler: samples per rank for 5 samples:", sizes)

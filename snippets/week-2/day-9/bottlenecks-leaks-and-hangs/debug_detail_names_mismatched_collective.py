@@ -43,16 +43,19 @@ def running(message, rank):
     return f"{found[2]} (collective #{found[1]})"
 
 
-context = mp.get_context("fork")
-queue, errors_seen = context.SimpleQueue(), context.Barrier(WORLD)
-mp.start_processes(worker, args=(queue, errors_seen), nprocs=WORLD,
-                   start_method="fork")
-results = sorted(queue.get() for _ in range(WORLD))
+# spawn, not fork: a rank forked from a process that has run torch can hang
+# in gloo; each spawned rank imports this file again, hence the guard
+if __name__ == "__main__":
+    context = mp.get_context("spawn")
+    queue, errors_seen = context.SimpleQueue(), context.Barrier(WORLD)
+    mp.start_processes(worker, args=(queue, errors_seen), nprocs=WORLD,
+                       start_method="spawn")
+    results = sorted(queue.get() for _ in range(WORLD))
 
-for rank, sums, message in results:
-    assert message.startswith("Detected mismatch between collectives")
-    assert "Timed out" not in message  # caught at once, not after 2 s
-    assert sums == [0.0, 30.0]  # the first wrong pairing still got through
-    print(f"rank {rank}: all_reduce results {sums}, then:")
-    print(f"    {message.split('. ')[0]}: rank {rank} runs",
-          running(message, rank))
+    for rank, sums, message in results:
+        assert message.startswith("Detected mismatch between collectives")
+        assert "Timed out" not in message  # caught at once, not after 2 s
+        assert sums == [0.0, 30.0]  # the first wrong pairing still got through
+        print(f"rank {rank}: all_reduce results {sums}, then:")
+        print(f"    {message.split('. ')[0]}: rank {rank} runs",
+              running(message, rank))

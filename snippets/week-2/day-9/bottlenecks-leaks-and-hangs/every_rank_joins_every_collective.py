@@ -28,10 +28,14 @@ def worker(rank, queue):
 # --8<-- [end:core]
 
 
-queue = mp.get_context("fork").SimpleQueue()
-mp.start_processes(worker, args=(queue,), nprocs=WORLD, start_method="fork")
-results = sorted(queue.get() for _ in range(WORLD))
+# spawn, not fork: a rank forked from a process that has run torch can hang
+# in gloo; each spawned rank imports this file again, hence the guard
+if __name__ == "__main__":
+    queue = mp.get_context("spawn").SimpleQueue()
+    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+                       start_method="spawn")
+    results = sorted(queue.get() for _ in range(WORLD))
 
-for rank, means in results:
-    assert means == [0.0, 10.0, 20.0]  # step 1: only rank 0's 10 counts
-    print(f"rank {rank}: mean gradient per step {means}: finished")
+    for rank, means in results:
+        assert means == [0.0, 10.0, 20.0]  # step 1: only rank 0's 10 counts
+        print(f"rank {rank}: mean gradient per step {means}: finished")

@@ -32,25 +32,27 @@ def worker(rank, queue, errors_seen):
 # --8<-- [end:core]
 
 
-# fork (not spawn): this script has no `if __name__ == "__main__"` guard
-context = mp.get_context("fork")
-queue, errors_seen = context.SimpleQueue(), context.Barrier(WORLD)
-mp.start_processes(worker, args=(queue, errors_seen), nprocs=WORLD,
-                   start_method="fork")
-results = sorted(queue.get() for _ in range(WORLD))
+# spawn, not fork: a rank forked from a process that has run torch can hang
+# in gloo; each spawned rank imports this file again, hence the guard
+if __name__ == "__main__":
+    context = mp.get_context("spawn")
+    queue, errors_seen = context.SimpleQueue(), context.Barrier(WORLD)
+    mp.start_processes(worker, args=(queue, errors_seen), nprocs=WORLD,
+                       start_method="spawn")
+    results = sorted(queue.get() for _ in range(WORLD))
 
-assert default_pg_timeout == timedelta(minutes=30)
-ends = [end for _, _, end in results]
-assert "finished" not in ends  # both ranks stop with an error
-# the first rank to time out drops its connections: the other rank sees
-# its own timeout or, when it comes first, "Connection closed by peer"
-assert any(end.startswith("Timed out") for end in ends)
-assert all(end.startswith(("Timed out", "Connection closed by peer"))
-           for end in ends)
-(_, sums0, _), (_, sums1, _) = results
-# rank 0's step-1 all_reduce met rank 1's step-2 one: 10 + 20, not 10 + 10
-assert sums0 == [0.0, 30.0] and sums1 == [0.0, 30.0]
-for rank, sums, end in results:
-    reason = end.split(" [")[0].split(". ")[0]  # without the peer's port
-    print(f"rank {rank}: all_reduce results {sums}, then: {reason}")
-print("without timeout=, the ranks would wait", default_pg_timeout)
+    assert default_pg_timeout == timedelta(minutes=30)
+    ends = [end for _, _, end in results]
+    assert "finished" not in ends  # both ranks stop with an error
+    # the first rank to time out drops its connections: the other rank sees
+    # its own timeout or, when it comes first, "Connection closed by peer"
+    assert any(end.startswith("Timed out") for end in ends)
+    assert all(end.startswith(("Timed out", "Connection closed by peer"))
+               for end in ends)
+    (_, sums0, _), (_, sums1, _) = results
+    # rank 0's step-1 all_reduce met rank 1's step-2 one: 10 + 20, not 10 + 10
+    assert sums0 == [0.0, 30.0] and sums1 == [0.0, 30.0]
+    for rank, sums, end in results:
+        reason = end.split(" [")[0].split(". ")[0]  # without the peer's port
+        print(f"rank {rank}: all_reduce results {sums}, then: {reason}")
+    print("without timeout=, the ranks would wait", default_pg_timeout)
