@@ -14,6 +14,7 @@ import os
 import posixpath
 import re
 import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -55,6 +56,10 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+        if self.serving and threading.current_thread() is threading.main_thread():
+            # SIGTERM would end the preview without MkDocs' clean-up (on_shutdown, its temporary
+            # site): stop it as Ctrl-C does, which mkdocs serve handles.
+            signal.signal(signal.SIGTERM, _interrupt)
 
     def on_shutdown(self) -> None:
         if self.preview is not None:
@@ -340,6 +345,10 @@ def _outline(markdown: str) -> list[str]:
         elif fence is None and re.match(r"^\s*!!! correction ", line):
             found.append(line.strip() + "\n    Not rendered in this preview.")
     return found
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def focused_pages(value: str) -> frozenset[str]:

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -237,6 +238,29 @@ def test_the_previews_warm_servers_live_through_rebuilds_and_end_with_it(site, p
     while any(Path(f"/proc/{pid}").exists() for pid in warm) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not any(Path(f"/proc/{pid}").exists() for pid in warm), log[-2000:]
+
+
+def test_a_terminated_preview_leaves_no_warm_server_and_no_temporary_folder(site, project):
+    before = _temporary_folders()
+    port = _free_port()
+    server = mkdocs(site, "serve", "--dev-addr", f"127.0.0.1:{port}", background=True)
+    try:
+        _fetch_until(f"http://127.0.0.1:{port}/", "hello from the snippet", 120)
+        warm = _warm_servers(server.pid)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        log = server.communicate(timeout=60)[0]
+    assert server.returncode == 0, log[-2000:]
+    assert not _temporary_folders() - before, log[-2000:]  # the preview's and MkDocs' own site
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{pid}").exists() for pid in warm) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert warm and not any(Path(f"/proc/{pid}").exists() for pid in warm)
+
+
+def _temporary_folders() -> set[Path]:
+    temp = Path(tempfile.gettempdir())
+    return {*temp.glob("docexec-*"), *temp.glob("mkdocs_*")}
 
 
 def test_the_preview_serves_pages_before_many_snippets_have_run_then_fills_them_in(site, project):
