@@ -97,10 +97,12 @@ _VALIDATOR = jsonschema.Draft202012Validator(ENTRY_SCHEMA)
 
 
 def digest_files(paths: list[Path], root: Path) -> str:
-    """One hash over the names and contents of ``paths`` (sorted), e.g. a library's sources."""
+    """One hash over the names (relative to ``root``, also from outside it) and contents of
+    ``paths`` (sorted), e.g. a library's sources."""
     h = hashlib.sha256()
     for path in sorted(paths):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        name = Path(os.path.relpath(path, root)).as_posix()
+        h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 

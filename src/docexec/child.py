@@ -14,7 +14,6 @@ import io
 import json
 import linecache
 import os
-import random
 import re
 import signal
 import struct
@@ -25,7 +24,11 @@ import traceback
 import types
 from pathlib import Path
 
+import wrapt
+
 from docexec import capture, process_tree, read_only_project, snippet_env
+from docexec.jobs import Job
+from docexec.seeding import seed_everything
 
 MAX_OUTPUT_CHARS = capture.MAX_OUTPUT_CHARS
 EVENTS_FILE = capture.EVENTS_FILE
@@ -68,29 +71,29 @@ def split_cells(source: str) -> list[tuple[int, str]]:
     return cells
 
 
-def run_job(job: dict, pipes: dict[str, int]) -> None:
+def run_job(job: Job, pipes: dict[str, int]) -> None:
     """Execute one snippet as described by ``job`` and record what happens; never returns normally
     when called in a forked child (the caller exits). File descriptors 1 and 2 are already the
     write ends of the pipes whose read ends ``pipes`` holds."""
     if read_only_project.available():
-        read_only_project.protect(Path(job["root"]), writable=Path(job["job_dir"]))
-    log = capture.OutputRecorder(Path(job["job_dir"]) / EVENTS_FILE, pipes)
+        read_only_project.protect(Path(job.root), writable=Path(job.job_dir))
+    log = capture.OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)
     capture.install(log)
     # An empty home and temporary folder of its own, removed with the job's folder.
-    os.environ.update(snippet_env.own_folders(job["home"], job["tmp"]))
-    tempfile.tempdir = job["tmp"]
+    os.environ.update(snippet_env.own_folders(job.home, job.tmp))
+    tempfile.tempdir = job.tmp
 
-    os.chdir(job["work_dir"])
-    relpath = job["path"]
-    source = Path(job["abs_path"]).read_text(encoding="utf-8")
+    os.chdir(job.work_dir)
+    relpath = job.path
+    source = Path(job.abs_path).read_text(encoding="utf-8")
     # Tracebacks show the snippet's lines although the file is not below the working folder.
     linecache.cache[relpath] = (len(source), None, source.splitlines(keepends=True), relpath)
     sys.argv = [relpath]
-    sys.path.insert(0, str(Path(job["abs_path"]).parent))
-    _seed(job.get("seed", 0))
+    sys.path.insert(0, str(Path(job.abs_path).parent))
+    seed_everything(job.seed)
     _prepare_matplotlib(log)
 
-    namespace = _main_module(Path(job["abs_path"])).__dict__
+    namespace = _main_module(Path(job.abs_path)).__dict__
     started = time.perf_counter()
     for index, (first_line, text) in enumerate(split_cells(source)):
         log.cell = index
@@ -140,42 +143,18 @@ def describe_exception(error: BaseException, relpath: str) -> dict:
     }
 
 
-def _seed(seed: int) -> None:
-    random.seed(seed)
-    try:
-        import numpy
-
-        numpy.random.seed(seed)
-    except ImportError:
-        pass
-    try:
-        import torch
-
-        torch.manual_seed(seed)
-        # One intra-op thread: snippets run side by side, and on a busy machine every parallel
-        # region of a multi-threaded op waits for a time slice (10-50x slower measured on 2 cores).
-        # It also makes reductions independent of the machine's core count.
-        torch.set_num_threads(1)
-    except ImportError:
-        pass
-
-
 def _prepare_matplotlib(log: capture.OutputRecorder) -> None:
-    """Use the non-interactive backend and turn ``plt.show()`` into a capture."""
+    """Use the non-interactive backend and turn ``plt.show()`` into a capture, now if pyplot is
+    preloaded, else when the snippet imports it (a snippet without figures does not pay for it)."""
     os.environ["MPLBACKEND"] = "Agg"
-    if "matplotlib.pyplot" not in sys.modules:
-        try:
-            import matplotlib
 
-            matplotlib.use("Agg")
-        except ImportError:
-            return
-    import matplotlib.pyplot as plt
+    def capture_show(plt: types.ModuleType) -> None:
+        def show(*args: object, **kwargs: object) -> None:
+            _flush_figures(log, log.cell or 0)
 
-    def show(*args: object, **kwargs: object) -> None:
-        _flush_figures(log, log.cell or 0)
+        plt.show = show  # type: ignore[attr-defined]
 
-    plt.show = show
+    wrapt.register_post_import_hook(capture_show, "matplotlib.pyplot")
 
 
 def _title_of(figure: object) -> str:
@@ -274,13 +253,13 @@ def main() -> None:
     snippet did."""
     process_tree.become_subreaper()
     process_tree.die_with_parent()
-    job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    request = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
             process_tree.die_with_parent()
-            run_job(job, job["pipes"])
+            run_job(Job.from_json(request["job"]), request["pipes"])
         except BaseException:  # noqa: BLE001 - report, then leave without running parent code
             traceback.print_exc()
             code = 70

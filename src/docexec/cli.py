@@ -4,7 +4,7 @@
 ``docexec record``: on a CUDA machine, record the CUDA snippets' outputs into ``recordings/``.
 ``docexec new PAGE --title ... --snippet ...``: a new page with its first snippet (`docexec.scaffold`).
 
-The ``DOCEXEC_*`` variables (`docexec.settings`) are read here, not by the engine."""
+The ``DOCEXEC_*`` variables (`docexec.config`) are read here, not by the engine."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import json
 import sys
 from pathlib import Path
 
-from docexec import provenance, recordings, scaffold, settings, shards
+from docexec import config, provenance, recordings, scaffold, shards
 from docexec.engine import DeclarationError, Engine, find_root
 from docexec.result import FAILED, SKIPPED, Result
+from docexec.runner import EngineError
 
 
 def _relative(path: str, root: Path) -> list[str]:
@@ -37,7 +38,7 @@ def _print_result(outcome: Result) -> None:
     print(f"{label} {outcome.path} ({origin})")
     body = outcome.output
     if outcome.expected_exception and outcome.exception:
-        body += outcome.exception["traceback"]
+        body += outcome.exception.traceback
     for line in body.splitlines():
         print(f"    {line}")
     if outcome.figures:
@@ -60,11 +61,10 @@ def _new(root: Path, args: argparse.Namespace) -> int:
 
 
 def _engine(root: Path, args: argparse.Namespace) -> Engine:
-    options = settings.engine_options()
+    settings = config.from_environment(root)
     if getattr(args, "cache_dir", None):
-        options["cache_dir"] = Path(args.cache_dir)
-    options["force"] = bool(options.get("force")) or args.force
-    return Engine(root, workers=args.workers, **options)  # type: ignore[arg-type]
+        settings = settings.replace(cache_dir=Path(args.cache_dir).resolve())
+    return Engine(root, settings.replace(force=settings.force or args.force), workers=args.workers)
 
 
 def _run(root: Path, args: argparse.Namespace) -> int:
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     command = {"run": _run, "record": _record, "merge-cache": _merge}[args.command]
     try:
         return command(root, args)
-    except (DeclarationError, FileNotFoundError, ValueError) as error:
+    except (DeclarationError, EngineError, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

@@ -4,9 +4,9 @@ One parser serves the build, the tests and the command line, so they all read on
 
     # docexec: cuda                                   needs a CUDA device
     # docexec: raises=RuntimeError match="regex"      must raise this (message searched with regex)
-    # docexec: timeout=60                             seconds instead of the default
+    # docexec: timeout=60                             seconds instead of the default (30)
     # docexec: show=core                              the page shows only the named part
-    # docexec: memory=8G                              its processes may use 8 GiB instead of 4
+    # docexec: memory=8G                              its processes may use 8 GiB (default 4 GiB)
 
 Named parts use the section markers of pymdownx.snippets, so the standard extension can
 include the same part: ``# --8<-- [start:core]`` ... ``# --8<-- [end:core]``.
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SNIPPETS_DIR = "snippets"
-DEFAULT_TIMEOUT = 30.0
+DEFAULT_TIMEOUT = 30.0  # unless the project's configuration says otherwise
 # A page's example that runs longer than an hour is a mistake, not an example: the build would wait
 # for it. The bound also keeps the value within what the kernel's timers accept (inf and 1e10
 # overflow select() and stop the warm server).
@@ -70,9 +70,9 @@ class Declarations:
     cuda: bool = False
     raises: str | None = None
     match: str | None = None
-    timeout: float = DEFAULT_TIMEOUT
+    timeout: float | None = None  # seconds; None: the project's default (`docexec.config`)
     show: str | None = None
-    memory: int = DEFAULT_MEMORY  # bytes
+    memory: int | None = None  # bytes; None: the project's default
     raises_line: int | None = None  # where raises= is declared: a raise that does not come names it
     # name -> (first line, last line) of the part's content, 1-based and inclusive
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -121,9 +121,9 @@ def parse(source: str, path: str) -> Declarations:
         cuda=bool(values.get("cuda", False)),
         raises=values.get("raises"),  # type: ignore[arg-type]
         match=values.get("match"),  # type: ignore[arg-type]
-        timeout=values.get("timeout", DEFAULT_TIMEOUT),  # type: ignore[arg-type]
+        timeout=values.get("timeout"),  # type: ignore[arg-type]
         show=show,  # type: ignore[arg-type]
-        memory=values.get("memory", DEFAULT_MEMORY),  # type: ignore[arg-type]
+        memory=values.get("memory"),  # type: ignore[arg-type]
         raises_line=values.get("raises_line"),  # type: ignore[arg-type]
         sections=sections,
     )
@@ -215,11 +215,10 @@ def _parse_declaration(line: str, path: str, number: int, values: dict[str, obje
                 )
             values[key] = seconds
         elif key == "memory":
-            size = _MEMORY_SIZE.match(value)
-            size_bytes = float(size[1]) * _MEMORY_UNITS[size[2]] if size else math.nan
-            if not 1 <= size_bytes <= _MEMORY_UNITS["T"] << 10:  # at most 1024T; false for inf and nan
+            size_bytes = parse_size(value)
+            if size_bytes is None:
                 raise DeclarationError(path, number, f"memory={value} is not a size such as 512M or 8G")
-            values[key] = int(size_bytes)
+            values[key] = size_bytes
         elif key == "raises":
             if not _EXCEPTION_NAME.match(value):
                 raise DeclarationError(path, number, f"raises={value} is not an exception name")
@@ -233,6 +232,13 @@ def _parse_declaration(line: str, path: str, number: int, values: dict[str, obje
         else:
             values[key] = value
         values[f"{key}_line"] = number
+
+
+def parse_size(text: str) -> int | None:
+    """Bytes for a size such as ``512M`` or ``8G`` (1 byte to 1024T); None for anything else."""
+    size = _MEMORY_SIZE.match(text)
+    size_bytes = float(size[1]) * _MEMORY_UNITS[size[2]] if size else math.nan
+    return int(size_bytes) if 1 <= size_bytes <= _MEMORY_UNITS["T"] << 10 else None  # false for nan
 
 
 def displayed_source(source: str, declarations: Declarations) -> str:

@@ -2,7 +2,7 @@
 
 Decided without importing torch (a second), so a fully cached build never imports it. Nothing
 here reads ``DOCEXEC_*`` variables: the command line, the MkDocs plugin and the pytest plugin do
-(`docexec.settings`), and hand the device to the engine.
+(`docexec.config`), and hand the device to the engine.
 """
 
 from __future__ import annotations

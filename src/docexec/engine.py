@@ -15,13 +15,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from docexec import cache, declarations, result, runner
+from docexec import cache, declarations, jobs, result, runner
+from docexec import config as configuration
+from docexec.config import Config
 from docexec.declarations import DeclarationError, Declarations
 from docexec.device import detect_device
 from docexec.device import environment as device_environment
 
 SNIPPETS_DIR = "snippets"
-LIBRARY_DIR = "src/torchguide"
 PROGRESS_BAR_FROM = 8  # uncached snippets; fewer finish before a bar would be worth drawing
 # The engine code that decides what a result is; declarations.py too, since it decides what a run must do.
 # The modules whose code decides what a snippet prints: a change to any of them runs everything again.
@@ -29,11 +30,13 @@ _ENGINE_FILES = (
     "capture.py",
     "child.py",
     "declarations.py",
+    "jobs.py",
     "process_tree.py",
     "project_writes.py",
     "read_only_project.py",
     "result.py",
     "runner.py",
+    "seeding.py",
     "server.py",
     "snippet_env.py",
     "supervisor.py",
@@ -76,47 +79,42 @@ class Engine:
     """Executes snippets of the project at ``root`` and keeps their results."""
 
     def __init__(
-        self,
-        root: Path,
-        cache_dir: Path | None = None,
-        force: bool = False,
-        workers: int | None = None,
-        use_fork: bool | None = None,
-        keep_warm: bool = False,
-        device: str | None = None,
+        self, root: Path, config: Config | None = None, workers: int | None = None, keep_warm: bool = False
     ) -> None:
-        """``keep_warm``: keep the warm servers between runs (until `close`), as a live preview does.
-        ``device``: ``cpu`` or ``cuda``; detected when None (`docexec.device.detect_device`)."""
+        """``config``: the project's ``[tool.docexec]`` when None (`docexec.config.load`), without
+        the environment's overrides, which only the edges read. ``keep_warm``: keep the warm servers
+        between runs (until `close`), as a live preview does."""
         self.root = root.resolve()
-        self.cache = cache.ResultCache(Path(cache_dir or self.root / ".cache" / "docexec"))
-        self.force = force
+        self.config = configuration.load(self.root) if config is None else config
+        self.cache = cache.ResultCache(self.config.cache_dir)
+        self.force = self.config.force
         self.workers = workers or os.cpu_count() or 1
-        self.use_fork = use_fork
         torch_version = importlib.metadata.version("torch")
         self.environment = {
             "torch": torch_version,
             "python": platform.python_version(),
-            **device_environment(device or detect_device(), torch_version),
+            **device_environment(self.config.device or detect_device(), torch_version),
         }
         # Libraries whose behaviour reaches the output (printing, figures) but not the provenance line,
         # and the project's declared pins: a changed pin may change what gets installed.
         self._dependencies = {name: _version(name) for name in ("numpy", "matplotlib")}
         self._dependencies["pins"] = _dependency_pins(self.root / "pyproject.toml")
+        self._dependencies["seed"] = str(self.config.seed)
         self.refresh()
         here = Path(__file__).parent
         self._engine_digest = cache.digest_files([here / name for name in _ENGINE_FILES], here)
         self._lock = threading.Lock()
-        self._pool = runner.WarmPool() if keep_warm and self._forks() else None
+        forks = self.config.fork and runner.fork_is_available()
+        self._pool = runner.WarmPool(preload=self.config.preload) if keep_warm and forks else None
 
     def refresh(self) -> None:
         """Read the library's sources again: an engine that outlives an edit keys results anew."""
-        library = self.root / LIBRARY_DIR
-        self._library_digest = (
-            cache.digest_files(list(library.rglob("*.py")), self.root) if library.is_dir() else ""
-        )
-
-    def _forks(self) -> bool:
-        return runner.fork_is_available() if self.use_fork is None else self.use_fork
+        files = [
+            file
+            for place in self.config.library
+            for file in (sorted(place.rglob("*.py")) if place.is_dir() else [place] * place.is_file())
+        ]
+        self._library_digest = cache.digest_files(files, self.root) if files else ""
 
     def warm_up(self) -> None:
         """Start the kept warm servers now, so the first run does not wait for torch to import."""
@@ -205,15 +203,23 @@ class Engine:
             disable=not progress or len(pending) < PROGRESS_BAR_FROM or not sys.stderr.isatty(),
         )
         by_job_dir: dict[str, tuple[str, Declarations, str]] = {}
-        jobs = []
+        to_run = []
         for index, (path, decl, key) in enumerate(pending):
-            job = runner.new_job(path, self.root / path, decl.timeout, scratch, index)
-            by_job_dir[job["job_dir"]] = (path, decl, key)
-            jobs.append(job)
+            job = jobs.new_job(
+                path,
+                self.root,
+                timeout=self.config.timeout if decl.timeout is None else decl.timeout,
+                memory_limit=self.config.memory if decl.memory is None else decl.memory,
+                seed=self.config.seed,
+                scratch=scratch,
+                index=index,
+            )
+            by_job_dir[job.job_dir] = (path, decl, key)
+            to_run.append(job)
 
-        def on_done(job: dict, report: dict) -> None:
-            path, decl, key = by_job_dir[job["job_dir"]]
-            outcome = result.assemble(path, Path(job["job_dir"]), report, decl, self.environment)
+        def on_done(job: jobs.Job, report: jobs.Report) -> None:
+            path, decl, key = by_job_dir[job.job_dir]
+            outcome = result.assemble(path, Path(job.job_dir), report, decl, self.environment)
             if outcome.status == result.PASSED:  # a failure may be the machine's (a timeout): retry next time
                 self.cache.put(key, outcome)
             with self._lock:
@@ -221,7 +227,14 @@ class Engine:
                 bar.update()
 
         try:
-            runner.run_jobs(jobs, self.workers, on_done, use_fork=self.use_fork, pool=self._pool)
+            runner.run_jobs(
+                to_run,
+                self.workers,
+                on_done,
+                use_fork=self.config.fork,
+                pool=self._pool,
+                preload=self.config.preload,
+            )
         finally:
             bar.close()
             shutil.rmtree(scratch, ignore_errors=True)
@@ -235,4 +248,4 @@ def find_root(start: Path) -> Path:
     raise FileNotFoundError(f"no {SNIPPETS_DIR}/ folder at or above {start}")
 
 
-__all__ = ["DeclarationError", "Engine", "Summary", "detect_device", "find_root"]
+__all__ = ["Config", "DeclarationError", "Engine", "Summary", "detect_device", "find_root"]

@@ -66,9 +66,9 @@ def notebook_from(
         code_cells[len(result.cells) - 1].outputs.append(
             nbformat.v4.new_output(
                 "error",
-                ename=exception["type"],
-                evalue=exception["message"],
-                traceback=exception["traceback"].splitlines(),
+                ename=exception.type,
+                evalue=exception.message,
+                traceback=exception.traceback.splitlines(),
             )
         )
     if environment is not None and code_cells:

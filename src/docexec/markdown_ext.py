@@ -236,8 +236,8 @@ class SnippetRenderer:
         if text.strip():
             lines += ["", *self._foldable(text, ".text .docexec-output", "Output")]
         if outcome.expected_exception and outcome.exception:
-            title = f"Raises {outcome.exception['type']}, as intended"
-            lines += ["", *self._foldable(outcome.exception["traceback"], ".pytb .docexec-raises", title)]
+            title = f"Raises {outcome.exception.type}, as intended"
+            lines += ["", *self._foldable(outcome.exception.traceback, ".pytb .docexec-raises", title)]
         for figure in outcome.figures:
             lines += ["", self._figure(figure, outcome.path)]
         return lines
@@ -404,12 +404,13 @@ def makeExtension(root: str | None = None, strict: bool = True, **unknown: objec
     """
     if unknown:
         raise TypeError(f"docexec.markdown_ext: unknown options {sorted(unknown)} (accepted: root, strict)")
-    from docexec.engine import Engine, find_root  # the engine only where this extension runs snippets
+    from docexec import config  # the engine only where this extension runs snippets
+    from docexec.engine import Engine, find_root
 
     project = Path(root).resolve() if root else find_root(Path.cwd())
     engine = _hosted_engines.get(project)
     if engine is None:  # one engine and its warm servers for every page the host renders
-        engine = _hosted_engines[project] = Engine(project, keep_warm=True)
+        engine = _hosted_engines[project] = Engine(project, config.from_environment(project), keep_warm=True)
 
     def results(path: str) -> Result:
         return engine.run([path], progress=False)[0][path]

@@ -24,11 +24,13 @@ from urllib.parse import urljoin
 import nbformat
 from mkdocs.config import base, config_options
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from docexec import build_report, checks, labs, page_notebook, provenance, recordings, settings
+from docexec import build_report, checks, labs, page_notebook, provenance, recordings
+from docexec.config import ConfigError, from_environment
 from docexec.engine import DeclarationError, Engine, Summary
 from docexec.markdown_ext import RunExtension, SnippetRenderer, directive_lines
 from docexec.preview import Preview, pending_result
@@ -81,7 +83,10 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         if self.focus:  # the pages left out on purpose (labs) are no mistake in the nav
             config.validation.nav.not_found = logging.INFO
         self._page_dir = ""
-        self.engine = self._engine()
+        try:
+            self.engine = self._engine()
+        except ConfigError as error:  # "Error: pyproject.toml:LINE: ..." and no traceback
+            raise PluginError(f"docexec: {error}") from None
         self._builds_started += 1
         self._building = True
         self._page_pending: set[str] = set()  # snippets of the page being rendered still running
@@ -254,12 +259,12 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
 
     def _engine(self) -> Engine:
         """A new engine per build; in the preview, one for all its builds, started at once."""
-        options = settings.engine_options()  # DOCEXEC_DEVICE, DOCEXEC_CACHE_DIR, DOCEXEC_FORCE
-        options["force"] = bool(options.get("force")) or self.config.force
+        settings = from_environment(self.root)  # [tool.docexec], then DOCEXEC_*
+        settings = settings.replace(force=settings.force or self.config.force)
         if not (self.serving and self.execute):
-            return Engine(self.root, workers=self.config.workers, **options)  # type: ignore[arg-type]
+            return Engine(self.root, settings, workers=self.config.workers)
         if self.preview is None:
-            engine = Engine(self.root, workers=self.config.workers, keep_warm=True, **options)  # type: ignore[arg-type]
+            engine = Engine(self.root, settings, workers=self.config.workers, keep_warm=True)
             engine.warm_up()
             self.preview = Preview(engine, self._ask_for_rebuild)
             self._signal = Path(tempfile.mkdtemp(prefix="docexec-preview-")) / "outputs-arrived"

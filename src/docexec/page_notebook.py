@@ -98,9 +98,9 @@ def outputs(result: Result) -> list[nbformat.NotebookNode]:
         found.append(
             nbformat.v4.new_output(
                 "error",
-                ename=exception["type"],
-                evalue=exception["message"],
-                traceback=exception["traceback"].splitlines(),
+                ename=exception.type,
+                evalue=exception.message,
+                traceback=exception.traceback.splitlines(),
             )
         )
     return found

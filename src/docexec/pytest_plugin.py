@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from docexec import settings
+from docexec import config as configuration
 from docexec.engine import SNIPPETS_DIR, DeclarationError, Engine
 from docexec.result import FAILED, SKIPPED, Result
 
@@ -68,7 +68,11 @@ class SnippetItem(pytest.Item):
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[_engine_key] = Engine(_root(config), **settings.engine_options())  # type: ignore[arg-type]
+    root = _root(config)
+    try:
+        config.stash[_engine_key] = Engine(root, configuration.from_environment(root))
+    except configuration.ConfigError as error:  # "ERROR: pyproject.toml:LINE: ..." and no traceback
+        raise pytest.UsageError(f"docexec: {error}") from None
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -83,7 +87,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             valid.append(path)
         except DeclarationError:
             pass  # its own test reports the error with file:line
-    results, summary = engine.run(valid)
+    try:
+        results, summary = engine.run(valid)
+    except SystemExit as stop:  # SIGTERM, once the engine has ended its snippets: a stop, no crash
+        pytest.exit(f"docexec: stopped by a signal (exit status {stop.code})", returncode=stop.code)
     session.config.stash[_results_key] = results
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:

@@ -6,11 +6,12 @@ import base64
 import json
 import re
 import signal
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from docexec.capture import EVENTS_FILE, HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
 from docexec.declarations import Declarations
+from docexec.jobs import Report
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
 
@@ -38,6 +39,17 @@ class Figure:
 
 
 @dataclass
+class SnippetException:
+    """The exception a snippet raised, as a reader sees it."""
+
+    type: str  # the class's name
+    qualified_types: list[str]  # module.name of the class and its bases: raises= matches any
+    message: str
+    line: int | None  # in the snippet, where it was raised
+    traceback: str  # the snippet's own frames only
+
+
+@dataclass
 class Cell:
     """What one cell printed (in order, as (stream, text) pairs) and the figures it left open."""
 
@@ -56,7 +68,7 @@ class Result:
     path: str
     status: str
     cells: list[Cell] = field(default_factory=list)
-    exception: dict | None = None  # type, message, line, traceback
+    exception: SnippetException | None = None
     expected_exception: bool = False
     failure: str | None = None  # one paragraph, starting with "snippets/…py:LINE:"
     dropped_chars: int = 0
@@ -89,14 +101,17 @@ class Result:
             )
             for c in data["cells"]
         ]
-        return cls(**{**data, "cells": cells})
+        exception = SnippetException(**data["exception"]) if data["exception"] else None
+        return cls(**{**data, "cells": cells, "exception": exception})
 
 
 def skipped(path: str, reason: str, environment: dict) -> Result:
     return Result(path=path, status=SKIPPED, failure=reason, environment=environment)
 
 
-def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations, environment: dict) -> Result:
+def assemble(
+    path: str, job_dir: Path, report: Report, declarations: Declarations, environment: dict
+) -> Result:
     """Read what the child recorded, and judge it against what the snippet declared."""
     cells: list[Cell] = []
     pieces: list[_Piece] = []
@@ -120,10 +135,10 @@ def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations,
             cell = event["cell"] if isinstance(event["cell"], int) and event["cell"] < len(cells) else -1
             pieces.append(_Piece(cells[cell], event["name"], event["text"], event.get("tail", False)))
         elif kind == "figure":
-            fields = {k: v for k, v in event.items() if k not in ("event", "cell")}
-            cells[-1].figures.append(Figure(**fields))
+            drawn = {k: v for k, v in event.items() if k not in ("event", "cell")}
+            cells[-1].figures.append(Figure(**drawn))
         elif kind == "exception":
-            exception = {k: event[k] for k in ("type", "qualified_types", "message", "line", "traceback")}
+            exception = SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)})
         elif kind == "dropped":
             dropped += event["chars"]
         elif kind == "end":
@@ -140,10 +155,10 @@ def assemble(path: str, job_dir: Path, report: dict, declarations: Declarations,
         cells=cells,
         exception=exception,
         dropped_chars=dropped,
-        duration=round(report["duration"], 3),
+        duration=round(report.duration, 3),
         exec_seconds=round(exec_seconds, 3),
         environment=environment,
-        peak_memory=report["peak_memory"],
+        peak_memory=report.peak_memory,
     )
     result.failure = _judge(path, report, ended, exception, declarations)
     if result.failure:
@@ -226,35 +241,35 @@ def _append_stream(cell: Cell, name: str, text: str) -> None:
 
 
 def _judge(
-    path: str, report: dict, ended: bool, exception: dict | None, declarations: Declarations
+    path: str, report: Report, ended: bool, exception: SnippetException | None, declarations: Declarations
 ) -> str | None:
     """None when the run is what the snippet declared; otherwise why not, naming file:line."""
-    if report["server_lost"]:
+    if report.server_lost:
         return (
             f"{path}: the warm server that ran it stopped (did the snippet kill its parent process?); "
-            f"the server said: {report['server_lost']}"
+            f"the server said: {report.server_lost}"
         )
-    if report["timed_out"]:
-        return f"{path}: timed out after {declarations.timeout:g} s and was killed"
-    if report["memory_exceeded"]:
+    if report.timed_out:
+        return f"{path}: timed out after {report.timeout:g} s and was killed"
+    if report.memory_exceeded:
         return (
-            f"{path}: exceeded its memory limit of {size(report['memory_limit'])} and was killed "
-            f"(its processes used {size(report['peak_memory'])}; declare more with '# docexec: memory=8G')"
+            f"{path}: exceeded its memory limit of {size(report.memory_limit)} and was killed "
+            f"(its processes used {size(report.peak_memory)}; declare more with '# docexec: memory=8G')"
         )
-    if report["abandoned"]:
+    if report.abandoned:
         return f"{path}: stopped because the engine that ran it went away"
-    if report["project_writes"]:
-        files = ", ".join(report["project_writes"][:10])
+    if report.project_writes:
+        files = ", ".join(report.project_writes[:10])
         return (
             f"{path}: created, changed or removed files of the project while it ran: {files}. A snippet "
             "writes only into its working folder (the current directory) or a temporary one"
         )
-    code = report["exit_code"]
+    code = report.exit_code
     if not ended:
-        if report["oom_killed"]:
+        if report.oom_killed:
             return (
                 f"{path}: killed by the kernel's out-of-memory killer: the machine ran out of memory "
-                f"(its processes used at least {size(report['peak_memory'])})"
+                f"(its processes used at least {size(report.peak_memory)})"
             )
         if code < 0:
             name = signal.Signals(-code).name
@@ -263,37 +278,34 @@ def _judge(
         return (
             f"{path}: the process exited with status {code} before the snippet finished (os._exit or a crash)"
         )
-    where = f"{path}:{exception['line']}" if exception and exception["line"] else path
+    where = f"{path}:{exception.line}" if exception and exception.line else path
     if declarations.raises is None:
         if exception is None:
             return None
-        if exception["type"] == "SystemExit":
-            return (
-                f"{where}: SystemExit({exception['message']}) — snippets must not exit\n"
-                f"{exception['traceback']}"
-            )
+        if exception.type == "SystemExit":
+            return f"{where}: SystemExit({exception.message}) — snippets must not exit\n{exception.traceback}"
         hint = ""
-        if exception["type"] == "PermissionError" and report["root"] in exception["message"]:
+        if exception.type == "PermissionError" and report.root in exception.message:
             hint = " (the project's files are read-only to snippets: write into the working folder)"
-        elif report["oom_kills"]:  # a worker killed for memory surfaces as an error in the snippet
-            hint = f" (the kernel's out-of-memory killer ended {report['oom_kills']} process(es) meanwhile)"
-        return f"{where}: {exception['type']}: {exception['message']}{hint}\n{exception['traceback']}"
+        elif report.oom_kills:  # a worker killed for memory surfaces as an error in the snippet
+            hint = f" (the kernel's out-of-memory killer ended {report.oom_kills} process(es) meanwhile)"
+        return f"{where}: {exception.type}: {exception.message}{hint}\n{exception.traceback}"
     expected = declarations.raises
     if exception is None:
         wanted = f" matching {declarations.match!r}" if declarations.match else ""
         declared_at = f"{path}:{declarations.raises_line or 1}"
         return f"{declared_at}: expected {expected}{wanted}, but the snippet finished without raising"
     # A subclass counts: RuntimeError is satisfied by torch.OutOfMemoryError.
-    names = {*exception["qualified_types"], *(q.rsplit(".", 1)[-1] for q in exception["qualified_types"])}
+    names = {*exception.qualified_types, *(q.rsplit(".", 1)[-1] for q in exception.qualified_types)}
     if expected not in names:
         return (
-            f"{where}: expected {expected}, but it raised {exception['type']}: "
-            f"{exception['message']}\n{exception['traceback']}"
+            f"{where}: expected {expected}, but it raised {exception.type}: "
+            f"{exception.message}\n{exception.traceback}"
         )
-    if declarations.match and not re.search(declarations.match, exception["message"]):
+    if declarations.match and not re.search(declarations.match, exception.message):
         return (
-            f"{where}: {exception['type']} was raised, but its message does not match "
-            f"{declarations.match!r}: {exception['message']!r}"
+            f"{where}: {exception.type} was raised, but its message does not match "
+            f"{declarations.match!r}: {exception.message!r}"
         )
     return None
 

@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from docexec import declarations, process_tree, project_writes, snippet_env
+from docexec import process_tree, project_writes, snippet_env
 from docexec.capture import output_pipes
+from docexec.jobs import Job, Report, lost_server_report
 from docexec.supervisor import Watched, supervise
 
 
@@ -30,16 +31,16 @@ class ServerStoppedError(EngineError):
 
 
 def fork_is_available() -> bool:
-    return hasattr(os, "fork") and hasattr(os, "pidfd_open") and not os.environ.get("DOCEXEC_NO_FORK")
+    return hasattr(os, "fork") and hasattr(os, "pidfd_open")
 
 
 class WarmServer:
     """One ``python -m docexec.server`` process; runs one job at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, preload: tuple[str, ...] = ()) -> None:
         self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 - lives with the server
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "docexec.server"],
+            [sys.executable, "-m", "docexec.server", *preload],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
@@ -52,17 +53,21 @@ class WarmServer:
         )
         self._ready = False
 
-    def run(self, job: dict) -> dict:
+    def run(self, job: Job) -> Report:
         if not self._ready:
             try:
-                self._read()  # the {"ready": true} line, once torch is imported
+                ready = self._read()  # once the preloaded modules are imported
             except ServerStoppedError as failed:
                 raise EngineError(f"the warm server did not start: {failed}") from None
+            if not ready["ready"]:
+                raise EngineError(
+                    f"the warm server could not preload what [tool.docexec] preload names: {ready['error']}"
+                )
             self._ready = True
         assert self._process.stdin is not None
-        self._process.stdin.write(json.dumps(job) + "\n")
+        self._process.stdin.write(json.dumps(job.to_json()) + "\n")
         self._process.stdin.flush()
-        return self._read()
+        return Report.from_json(self._read())
 
     def _read(self) -> dict:
         assert self._process.stdout is not None
@@ -92,14 +97,14 @@ class WarmServer:
         self._stderr.close()
 
 
-def run_in_subprocess(job: dict) -> dict:
+def run_in_subprocess(job: Job) -> Report:
     """The fallback where fork is unavailable: a fresh interpreter per snippet (slower)."""
     start = time.perf_counter()
-    before = project_writes.snapshot_unless_read_only(Path(job["root"]))
+    before = project_writes.snapshot_unless_read_only(Path(job.root))
     pipes = output_pipes()
     reads = {name: read for name, (read, _) in pipes.items()}
-    job_file = Path(job["job_dir"]) / "job.json"
-    job_file.write_text(json.dumps({**job, "pipes": reads}), encoding="utf-8")
+    job_file = Path(job.job_dir) / "job.json"
+    job_file.write_text(json.dumps({"job": job.to_json(), "pipes": reads}), encoding="utf-8")
     try:
         process = subprocess.Popen(
             [sys.executable, "-m", "docexec.child", str(job_file)],
@@ -107,7 +112,7 @@ def run_in_subprocess(job: dict) -> dict:
             stdout=pipes["stdout"][1],
             stderr=pipes["stderr"][1],
             pass_fds=tuple(reads.values()),
-            env=snippet_env.for_snippet(snippet_env.supervisor_environment(), job["home"], job["tmp"]),
+            env=snippet_env.for_snippet(snippet_env.supervisor_environment(), job.home, job.tmp),
             start_new_session=True,
         )
     finally:
@@ -140,8 +145,9 @@ class WarmPool:
     """Warm servers shared by successive runs (a live preview), so that no run after the first
     waits for torch to import. After a run, at most ``keep`` idle servers stay; `close` ends all."""
 
-    def __init__(self, keep: int = 2) -> None:
+    def __init__(self, keep: int = 2, preload: tuple[str, ...] = ()) -> None:
         self.keep = keep
+        self.preload = preload
         self._idle: queue.Queue[WarmServer] = queue.Queue()
         self._servers: list[WarmServer] = []
         self._closed = False
@@ -154,7 +160,7 @@ class WarmPool:
                 self._add()
 
     def _add(self) -> None:
-        server = WarmServer()
+        server = WarmServer(self.preload)
         self._servers.append(server)
         self._idle.put(server)
 
@@ -207,26 +213,28 @@ class WarmPool:
 
 
 def run_jobs(
-    jobs: list[dict],
+    jobs: list[Job],
     workers: int,
-    on_done: Callable[[dict, dict], None],
-    use_fork: bool | None = None,
+    on_done: Callable[[Job, Report], None],
+    use_fork: bool = True,
     pool: WarmPool | None = None,
+    preload: tuple[str, ...] = (),
 ) -> None:
     """Run ``jobs`` on up to ``workers`` processes at once; ``on_done(job, report)`` for each.
 
-    With ``pool``, the warm servers come from it and stay in it; without, they live for this run.
+    With ``pool``, the warm servers come from it and stay in it; without, they live for this run
+    and import ``preload`` first.
     """
     if not jobs:
         return
-    use_fork = fork_is_available() if use_fork is None else use_fork
+    use_fork = use_fork and fork_is_available()
     workers = max(1, min(workers, len(jobs)))
     own_pool = pool is None
-    servers = WarmPool(keep=0) if pool is None else pool
+    servers = WarmPool(keep=0, preload=preload) if pool is None else pool
     if use_fork:
         servers.grow(workers)  # started together: each imports torch on its own core
 
-    def execute(job: dict) -> None:
+    def execute(job: Job) -> None:
         if not use_fork:
             on_done(job, run_in_subprocess(job))
             return
@@ -275,43 +283,3 @@ def _terminated_as_exit() -> Iterator[None]:
     finally:
         # None: a handler not set from Python, which cannot be set back; the default is the nearest.
         signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
-
-
-def lost_server_report(job: dict, server_stderr: str, duration: float) -> dict:
-    """The report of a job whose warm server ended under it: no exit status, no measurements."""
-    return {
-        "exit_code": -signal.SIGKILL,
-        "timed_out": False,
-        "abandoned": False,
-        "memory_exceeded": False,
-        "memory_limit": job["memory_limit"],
-        "peak_memory": 0,
-        "oom_killed": False,
-        "oom_kills": 0,
-        "project_writes": [],
-        "root": job["root"],
-        "server_lost": server_stderr or "no message",
-        "duration": duration,
-    }
-
-
-def new_job(path: str, abs_path: Path, timeout: float, scratch: Path, index: int) -> dict:
-    """A job description, with an empty working folder, home and temporary folder for the snippet."""
-    job_dir = scratch / f"job-{index}"
-    folders = {name: job_dir / name for name in ("work", "home", "tmp")}
-    for folder in folders.values():
-        folder.mkdir(parents=True)
-    declared = declarations.parse(abs_path.read_text(encoding="utf-8"), path)
-    return {
-        "path": path,
-        "abs_path": str(abs_path),
-        "root": str(abs_path.parents[len(Path(path).parts) - 1]),
-        "timeout": timeout,
-        "memory_limit": declared.memory,
-        "seed": 0,
-        "scratch": str(scratch),  # the run's folder: removed by a server whose engine is gone
-        "job_dir": str(job_dir),
-        "work_dir": str(folders["work"]),
-        "home": str(folders["home"]),
-        "tmp": str(folders["tmp"]),
-    }

@@ -1,7 +1,9 @@
-"""A warm process that has already imported torch and forks one child per snippet.
+"""A warm process that has already imported the project's ``preload`` modules (torch) and forks
+one child per snippet.
 
-Importing torch takes about a second; a fork of a process that holds it takes milliseconds.
-Protocol: one JSON job per line on stdin, one JSON report per line on the original stdout.
+Importing torch takes seconds; a fork of a process that holds it takes milliseconds.
+Protocol: the modules to preload as arguments; one JSON `docexec.jobs.Job` per line on stdin,
+one JSON `docexec.jobs.Report` per line on the original stdout.
 
 The server is a child subreaper: whatever a snippet starts, even in a session of its own, stays
 below the server and is killed when the snippet ends. When its input closes while a snippet runs
@@ -11,6 +13,7 @@ below the server and is killed when the snippet ends. When its input closes whil
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import shutil
@@ -24,30 +27,23 @@ from typing import TextIO
 from docexec import process_tree, project_writes
 from docexec.capture import output_pipes
 from docexec.child import run_job
+from docexec.jobs import Job, Report
 from docexec.supervisor import Watched, supervise
 
 CHILD_CRASHED = 70  # the engine's own code failed inside the child (not the snippet)
 
 
-def warm_up() -> None:
-    """Import what nearly every snippet imports, before any fork."""
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot  # noqa: F401
-    import numpy  # noqa: F401
-    import torch  # noqa: F401
-
-    # The first optimizer step, profiler or FLOP counter imports torch._dynamo (about 800 modules,
-    # 2-4 s): importing it once here spares every such snippet that cost.
-    import torch._dynamo  # noqa: F401
+def warm_up(modules: list[str]) -> None:
+    """Import what nearly every snippet imports (the project's ``preload``), before any fork."""
+    os.environ.setdefault("MPLBACKEND", "Agg")  # before matplotlib, where it is preloaded
+    for name in modules:
+        importlib.import_module(name)
 
 
-def run_forked(job: dict, parent_gone_fd: int | None = None) -> dict:
+def run_forked(job: Job, parent_gone_fd: int | None = None) -> Report:
     """Fork, run the job in the child, watch it (time, memory, output), then end all it started."""
     start = time.perf_counter()
-    before = project_writes.snapshot_unless_read_only(Path(job["root"]))
+    before = project_writes.snapshot_unless_read_only(Path(job.root))
     pipes = output_pipes()
     pid = os.fork()
     if pid == 0:  # the child
@@ -96,12 +92,17 @@ def _stop(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
-def main() -> None:
+def main(preload: list[str]) -> None:
     process_tree.become_subreaper()
     signal.signal(signal.SIGTERM, _stop)
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # anything printed while importing goes to stderr, not into the protocol
-    warm_up()
+    try:
+        warm_up(preload)
+    except Exception as error:  # noqa: BLE001 - any failure of an import: the engine names it
+        protocol.write(json.dumps({"ready": False, "error": f"{type(error).__name__}: {error}"}) + "\n")
+        protocol.flush()
+        os._exit(1)
     protocol.write(json.dumps({"ready": True}) + "\n")
     protocol.flush()
     code = 0
@@ -124,14 +125,14 @@ def _serve(protocol: TextIO) -> None:
         line = sys.stdin.readline()
         if not line:
             return
-        job = json.loads(line)
+        job = Job.from_json(json.loads(line))
         report = run_forked(job, parent_gone_fd=sys.stdin.fileno())
-        if report["abandoned"]:  # the engine was killed before it could remove the run's folder
-            shutil.rmtree(job["scratch"], ignore_errors=True)
+        if report.abandoned:  # the engine was killed before it could remove the run's folder
+            shutil.rmtree(job.scratch, ignore_errors=True)
             return
-        protocol.write(json.dumps(report) + "\n")
+        protocol.write(json.dumps(report.to_json()) + "\n")
         protocol.flush()
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from docexec import process_tree, project_writes
 from docexec.capture import EVENTS_FILE, OutputRecorder
+from docexec.jobs import Job, Report
 
 POLL_SECONDS = 0.1  # how often the memory is checked; an allocation may overshoot for this long
 PEAK_SECONDS = 0.5  # how often the peak is measured: the proportional sizes take milliseconds
@@ -31,18 +32,18 @@ class Watched:
 
 def supervise(
     watched: Watched,
-    job: dict,
+    job: Job,
     pipes: dict[str, int],
     started: float,
     before: project_writes.Snapshot | None,
-) -> dict:
+) -> Report:
     """Wait for the snippet, end everything it started, and report how it ended.
 
     ``pipes``: the read ends of its stdout and stderr pipes; ``before``: the project's files
     before it started, None where the project is read-only to it."""
-    recorder = OutputRecorder(Path(job["job_dir"]) / EVENTS_FILE, pipes)
-    deadline = time.monotonic() + job["timeout"]
-    limit = job["memory_limit"]
+    recorder = OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)
+    deadline = time.monotonic() + job.timeout
+    limit = job.memory_limit
     oom_before = process_tree.oom_kills()
     peak = 0
     next_peak = time.monotonic() + POLL_SECONDS
@@ -78,21 +79,19 @@ def supervise(
     recorder.finish()
     killed_by = -os.waitstatus_to_exitcode(status) if os.WIFSIGNALED(status) else 0
     oom_kills = max(process_tree.oom_kills() - oom_before, 0) if oom_before >= 0 else 0
-    return {
-        "exit_code": os.waitstatus_to_exitcode(status),
-        "timed_out": ending == "timeout",
-        "abandoned": ending == "abandoned",
-        "memory_exceeded": ending == "memory",
-        "memory_limit": limit,
-        "peak_memory": peak,
-        "oom_killed": ending == "ended" and killed_by == signal.SIGKILL and oom_kills > 0,
-        "oom_kills": oom_kills,  # by the kernel, of any process, while the snippet ran
-        "project_writes": (
-            project_writes.changed(before, project_writes.snapshot(Path(job["root"])))
-            if before is not None
-            else []
+    return Report(
+        exit_code=os.waitstatus_to_exitcode(status),
+        timeout=job.timeout,
+        memory_limit=limit,
+        root=job.root,
+        duration=time.perf_counter() - started,
+        timed_out=ending == "timeout",
+        abandoned=ending == "abandoned",
+        memory_exceeded=ending == "memory",
+        peak_memory=peak,
+        oom_killed=ending == "ended" and killed_by == signal.SIGKILL and oom_kills > 0,
+        oom_kills=oom_kills,
+        project_writes=(
+            [] if before is None else project_writes.changed(before, project_writes.snapshot(Path(job.root)))
         ),
-        "root": job["root"],
-        "server_lost": None,
-        "duration": time.perf_counter() - started,
-    }
+    )

@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 import nbformat
 import pytest
 
-from docexec import settings
+from docexec import config
 from docexec.engine import Engine
 from docexec.markdown_ext import directive_lines
 from docexec.mkdocs_plugin import figure_name
@@ -92,7 +92,7 @@ def clean(page) -> None:
 def proving_ground_figures(root: Path) -> dict:
     """The figures the proving ground shows, by file name on the site (from the result cache)."""
     page = (root / "docs" / PROVING_GROUND.rstrip("/")).with_suffix(".md").read_text()
-    engine = Engine(root, **settings.engine_options())  # the build's device and cache
+    engine = Engine(root, config.from_environment(root))  # the build's device and cache
     paths = [path for _, _, path in directive_lines(page.splitlines()) if not engine.declarations(path).cuda]
     results, _ = engine.run(paths, progress=False)
     return {figure_name(f): f for result in results.values() for f in result.figures}

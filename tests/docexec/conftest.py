@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from docexec import config
 from docexec.engine import Engine
+
+# Nothing preloaded: most engine tests' snippets need no torch, and a warm server that imports
+# nothing starts in a tenth of a second instead of three. A test whose snippets import torch
+# still gets it seeded as they import it.
+PYPROJECT = """\
+[tool.docexec]
+library = ["src/torchguide"]
+"""
 
 
 class Project:
@@ -16,6 +25,7 @@ class Project:
         (root / "snippets").mkdir(parents=True)
         (root / "src" / "torchguide").mkdir(parents=True)
         (root / "src" / "torchguide" / "__init__.py").write_text("VERSION = 1\n")
+        (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
         self.cache_dir = root / ".cache"
 
     def snippet(self, name: str, code: str) -> str:
@@ -24,10 +34,11 @@ class Project:
         path.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
         return f"snippets/{name}"
 
-    def engine(self, **kwargs: object) -> Engine:
-        """On a CPU unless the test names another device: the machine's own must not matter."""
-        options = {"cache_dir": self.cache_dir, "device": "cpu", **kwargs}
-        return Engine(self.root, **options)  # type: ignore[arg-type]
+    def engine(self, workers: int | None = None, keep_warm: bool = False, **changes: object) -> Engine:
+        """``changes`` to the project's `docexec.config.Config`; on a CPU unless the test names
+        another device: the machine's own must not matter."""
+        settings = config.load(self.root).replace(**{"cache_dir": self.cache_dir, "device": "cpu", **changes})
+        return Engine(self.root, settings, workers=workers, keep_warm=keep_warm)
 
 
 @pytest.fixture(autouse=True)

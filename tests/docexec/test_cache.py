@@ -7,7 +7,6 @@ import sys
 import textwrap
 
 from docexec.cache import ENTRY_SCHEMA, SCHEMA
-from docexec.engine import Engine
 from docexec.result import Cell, Figure, Result
 
 SNIPPET = "import torch\nprint(torch.arange(3).tolist())\n"
@@ -74,9 +73,11 @@ def test_two_concurrent_runs_leave_only_complete_entries(project):
     paths = [project.snippet(f"s{i}.py", f"print({i})\n") for i in range(6)]
     script = textwrap.dedent(f"""
         from pathlib import Path
+        from docexec import config
         from docexec.engine import Engine
-        results, summary = Engine(Path({str(project.root)!r}), cache_dir=Path({str(project.cache_dir)!r}),
-                                  force=True).run({paths!r}, progress=False)
+        root = Path({str(project.root)!r})
+        settings = config.load(root).replace(cache_dir=Path({str(project.cache_dir)!r}), force=True)
+        results, summary = Engine(root, settings).run({paths!r}, progress=False)
         assert not summary.failures, summary.line()
     """)
     runs = [subprocess.Popen([sys.executable, "-c", script]) for _ in range(2)]
@@ -86,9 +87,7 @@ def test_two_concurrent_runs_leave_only_complete_entries(project):
     assert not list(project.cache_dir.rglob(".tmp-*"))
     for entry in entries:
         assert json.loads(entry.read_text())["result"]["status"] == "passed"
-    assert Engine(project.root, cache_dir=project.cache_dir).run(paths, progress=False)[1].cached == len(
-        paths
-    )
+    assert project.engine().run(paths, progress=False)[1].cached == len(paths)
 
 
 FIGURE_SNIPPET = "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nprint('drawn')\n"
@@ -156,8 +155,10 @@ def test_two_builds_started_together_execute_a_cold_snippet_once(project):
     script = textwrap.dedent(f"""
         import json
         from pathlib import Path
+        from docexec import config
         from docexec.engine import Engine
-        engine = Engine(Path({str(project.root)!r}), cache_dir=Path({str(project.cache_dir)!r}))
+        root = Path({str(project.root)!r})
+        engine = Engine(root, config.load(root).replace(cache_dir=Path({str(project.cache_dir)!r})))
         results, summary = engine.run([{path!r}], progress=False)
         print(json.dumps([summary.executed, summary.cached, results[{path!r}].output]))
     """)

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from docexec import process_tree, project_writes, read_only_project
+from docexec.declarations import Declarations
+from docexec.jobs import Report
 from docexec.result import FAILED, PASSED, assemble
 from docexec.runner import fork_is_available
 
@@ -247,7 +249,7 @@ def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):
         "escapes_then_crashes.py", ESCAPES + "    import ctypes\n    ctypes.string_at(0)\n"
     )
     hog = project.snippet("memory_hog.py", MEMORY_HOG)
-    results, _ = project.engine(use_fork=False, workers=2).run([escapes, crashes, hog], progress=False)
+    results, _ = project.engine(fork=False, workers=2).run([escapes, crashes, hog], progress=False)
     assert results[escapes].status == PASSED, results[escapes].failure
     assert "SIGSEGV" in results[crashes].failure
     assert_all_gone(printed_pids(results[escapes].output) + printed_pids(results[crashes].output))
@@ -256,21 +258,16 @@ def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):
 
 def test_a_kill_by_the_kernels_out_of_memory_killer_is_named_as_such(tmp_path):
     # The kernel's killer cannot be called on a shared machine: this is the report of such a run.
-    report = {
-        "exit_code": -signal.SIGKILL,
-        "timed_out": False,
-        "abandoned": False,
-        "memory_exceeded": False,
-        "memory_limit": 4 << 30,
-        "peak_memory": 3 << 30,
-        "oom_killed": True,
-        "oom_kills": 1,
-        "project_writes": [],
-        "root": "/project",
-        "server_lost": None,
-        "duration": 1.0,
-    }
-    from docexec.declarations import Declarations
+    report = Report(
+        exit_code=-signal.SIGKILL,
+        timeout=30.0,
+        memory_limit=4 << 30,
+        root="/project",
+        duration=1.0,
+        peak_memory=3 << 30,
+        oom_killed=True,
+        oom_kills=1,
+    )
 
     failure = assemble("snippets/big.py", tmp_path, report, Declarations(), {}).failure
     assert failure == (

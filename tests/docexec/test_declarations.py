@@ -1,6 +1,6 @@
 import pytest
 
-from docexec.declarations import DEFAULT_TIMEOUT, DeclarationError, displayed_source, parse
+from docexec.declarations import DeclarationError, displayed_source, parse
 
 SNIPPET = """\
 # docexec: raises=RuntimeError match="view size"
@@ -23,7 +23,8 @@ def test_every_key_is_read():
 
 def test_defaults_when_nothing_is_declared():
     decl = parse("print(1)\n", "snippets/a.py")
-    assert (decl.cuda, decl.raises, decl.timeout, decl.show) == (False, None, DEFAULT_TIMEOUT, None)
+    # No timeout or memory limit of its own: the project's defaults apply (`docexec.config`).
+    assert (decl.cuda, decl.raises, decl.timeout, decl.memory, decl.show) == (False, None, None, None, None)
 
 
 def test_the_displayed_code_drops_declarations_and_markers():

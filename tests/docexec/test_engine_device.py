@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from docexec import device, provenance, settings
+from docexec import config, device, provenance
 from docexec.engine import Engine
 from docexec.result import PASSED, SKIPPED
 
@@ -33,20 +33,11 @@ def test_the_device_is_a_parameter_and_the_environment_does_not_reach_the_engine
     monkeypatch.setenv("DOCEXEC_CACHE_DIR", str(project.root / "elsewhere"))
     engine = Engine(project.root)
     assert engine.environment["device"] == device.detect_device()
-    assert not engine.force and engine.cache.root == project.root / ".cache" / "docexec"
-    assert Engine(project.root, device="cuda").environment["device"] == "cuda"
+    assert not engine.force and engine.cache.root == project.root.resolve() / ".cache" / "docexec"
+    on_gpu = config.load(project.root).replace(device="cuda")
+    assert Engine(project.root, on_gpu).environment["device"] == "cuda"
     with pytest.raises(ValueError, match="unknown device 'tpu'"):
-        Engine(project.root, device="tpu")
-
-
-def test_the_edges_read_the_switches_and_refuse_an_unknown_device(tmp_path):
-    options = settings.engine_options(
-        {"DOCEXEC_DEVICE": "cuda", "DOCEXEC_FORCE": "1", "DOCEXEC_CACHE_DIR": str(tmp_path)}
-    )
-    assert options == {"device": "cuda", "force": True, "cache_dir": tmp_path}
-    assert settings.engine_options({"DOCEXEC_FORCE": "0"}) == {}
-    with pytest.raises(settings.SettingError, match="DOCEXEC_DEVICE=gpu: expected one of cpu, cuda"):
-        settings.engine_options({"DOCEXEC_DEVICE": "gpu"})
+        Engine(project.root, on_gpu.replace(device="tpu"))
 
 
 def test_the_command_line_names_a_bad_device(project):

@@ -166,7 +166,7 @@ def test_an_unexpected_error_names_the_snippet_line_and_keeps_only_its_frames(ba
     result = batch[0]["unexpected_error.py"]
     assert result.status == FAILED
     assert result.failure.startswith("snippets/unexpected_error.py:3: RuntimeError: shape '[4]' is invalid")
-    traceback = result.exception["traceback"]
+    traceback = result.exception.traceback
     assert 'File "snippets/unexpected_error.py", line 4, in <module>' in traceback
     assert 'File "snippets/unexpected_error.py", line 3, in helper' in traceback
     assert "torch/" not in traceback and "docexec" not in traceback
@@ -175,8 +175,8 @@ def test_an_unexpected_error_names_the_snippet_line_and_keeps_only_its_frames(ba
 def test_an_expected_error_passes_and_keeps_its_traceback(batch):
     result = batch[0]["expected_error.py"]
     assert result.status == PASSED and result.expected_exception
-    assert result.exception["type"] == "RuntimeError"
-    assert "torch.ones(2, 3).view(4)" in result.exception["traceback"]
+    assert result.exception.type == "RuntimeError"
+    assert "torch.ones(2, 3).view(4)" in result.exception.traceback
 
 
 @pytest.mark.parametrize(
@@ -195,7 +195,7 @@ def test_an_expected_error_that_does_not_come_as_declared_fails(batch, snippet, 
 
 def test_a_subclass_of_the_expected_error_passes(batch):
     result = batch[0]["expected_error_subclass.py"]
-    assert result.status == PASSED and result.exception["type"] == "KeyError"
+    assert result.status == PASSED and result.exception.type == "KeyError"
 
 
 def test_shown_and_open_figures_are_captured_as_svg_with_what_describes_them(batch):
@@ -262,6 +262,6 @@ def test_randomness_is_seeded_the_same_in_every_run(project):
 def test_the_subprocess_fallback_runs_and_kills_the_same_way(project):
     ok = project.snippet("ordered.py", BEHAVIOURS["ordered.py"])
     hang = project.snippet("hang.py", BEHAVIOURS["hang.py"])
-    results, _ = project.engine(use_fork=False).run([ok, hang], progress=False)
+    results, _ = project.engine(fork=False).run([ok, hang], progress=False)
     assert results[ok].output == "one\ntwo\nthree\n"
     assert "timed out" in results[hang].failure

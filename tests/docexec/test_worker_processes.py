@@ -220,10 +220,10 @@ def test_a_stalled_snippet_is_killed_at_the_timeout_with_its_workers(batch, name
 
 def test_the_subprocess_fallback_carries_worker_processes_too(project):
     pool = project.snippet("spawn_pool.py", COMPARED["spawn_pool.py"])
-    # A fresh interpreter imports torch before the snippet starts (seconds on a busy machine):
-    # a longer timeout, so that the worker has surely started when the kill comes.
-    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=3", "timeout=30"))
-    results, _ = project.engine(use_fork=False).run([pool, stalled], progress=False)
+    # A fresh interpreter per snippet, and one more for the spawned worker: a little longer than
+    # under fork, so that the worker has surely started when the kill comes.
+    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=3", "timeout=8"))
+    results, _ = project.engine(fork=False).run([pool, stalled], progress=False)
     assert results[pool].output == "[0, 1, 4, 9, 16, 25]\n"
     assert "timed out" in results[stalled].failure
     pids = printed_pids(results[stalled].output)

@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from docexec import declarations, settings
+from docexec import config, declarations
 from docexec.engine import Engine
 from docexec.markdown_ext import directive_lines
 
@@ -23,7 +23,7 @@ def test_the_strict_build_reports_its_snippet_summary(built_site):
 
 
 def test_after_a_build_every_snippet_is_cached(built_site, root):
-    engine = Engine(root, **settings.engine_options())  # the build's device and cache
+    engine = Engine(root, config.from_environment(root))  # the build's device and cache
     cpu_snippets = [p for p in engine.all_snippets() if not engine.declarations(p).cuda]
     _, summary = engine.run(cpu_snippets, progress=False)
     assert summary.executed == 0, summary.line()
@@ -34,7 +34,7 @@ def test_the_proving_ground_shows_each_kind_of_output(built_site, root):
     page = (built_site.path / "how-this-site-works" / "index.html").read_text()
     assert "strides (1, 3)" in page  # plain output, really printed
     assert "Raises RuntimeError, as intended" in page and "view size is not compatible" in page
-    on_gpu = Engine(root, **settings.engine_options()).environment["device"] == "cuda"
+    on_gpu = Engine(root, config.from_environment(root)).environment["device"] == "cuda"
     assert on_gpu or "Needs a GPU" in page or "Recorded on" in page  # no output made up without a GPU
     assert "&lt;script&gt;document.title" in page and "<script>document.title" not in page
     assert page.count('class="docexec-page-line"') == 1 and 'class="docexec-provenance"' not in page
@@ -66,7 +66,7 @@ def _pages_with_snippets(root: Path) -> dict[str, list[str]]:
 
 
 def test_every_page_with_snippets_is_a_valid_notebook_of_its_snippets_and_outputs(built_site, root):
-    engine = Engine(root, **settings.engine_options())  # the build's device and cache
+    engine = Engine(root, config.from_environment(root))  # the build's device and cache
     pages = _pages_with_snippets(root)
     assert pages
     for src_uri, paths in pages.items():
@@ -88,7 +88,7 @@ def test_every_page_with_snippets_is_a_valid_notebook_of_its_snippets_and_output
 
 
 def _figure_records(root: Path) -> dict[str, list[dict]]:
-    engine = Engine(root, **settings.engine_options())  # the build's device and cache
+    engine = Engine(root, config.from_environment(root))  # the build's device and cache
     paths = [p for p in engine.all_snippets() if not engine.declarations(p).cuda]
     results, _ = engine.run(paths, progress=False)
     return {

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from docexec import checks, settings
+from docexec import checks, config
 from docexec.cli import main as docexec_cli
 from docexec.engine import Engine
 from docexec.labs import LABS_DIR, page_uri
@@ -139,12 +139,12 @@ def test_snippets_keep_the_contract(root, snippet):
 
 
 def test_recorded_outputs_hold_no_addresses_or_absolute_paths(root):
-    engine = Engine(root, **settings.engine_options())  # the build's device and cache
+    engine = Engine(root, config.from_environment(root))  # the build's device and cache
     cpu = [p for p in engine.all_snippets() if not engine.declarations(p).cuda]
     results, _ = engine.run(cpu, progress=False)
     unstable = re.compile(r"0x[0-9a-fA-F]{6,}|/tmp/|/home/|/root/|/work/|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
     for path, result in results.items():
-        text = result.output + (result.exception or {}).get("traceback", "")
+        text = result.output + (result.exception.traceback if result.exception else "")
         assert not unstable.search(text), (
             f"{path} prints something that changes between runs: {unstable.search(text)}"
         )
@@ -260,8 +260,8 @@ def test_the_snippet_template_runs_and_keeps_the_contract(root, tmp_path):
     copy.parent.mkdir(parents=True)
     copy.write_text((root / "templates" / "snippet.py").read_text(encoding="utf-8"), encoding="utf-8")
     path = copy.relative_to(tmp_path).as_posix()
-    options = {**settings.engine_options(), "cache_dir": tmp_path / "cache"}
-    result = Engine(tmp_path, **options).run([path], progress=False)[0][path]
+    settings = config.from_environment(root).replace(cache_dir=tmp_path / "cache")
+    result = Engine(tmp_path, settings).run([path], progress=False)[0][path]
     assert result.status == "passed", result.failure
     assert "same memory: True" in result.output
 

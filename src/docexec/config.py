@@ -1,0 +1,182 @@
+"""The engine's configuration: ``[tool.docexec]`` in the project's ``pyproject.toml``, then the
+``DOCEXEC_*`` environment variables over it. Only the edges (the command line, the MkDocs plugin,
+the pytest plugin) read the environment; the engine takes a `Config`, so a test can pin it.
+
+    [tool.docexec]
+    preload = ["torch"]          modules the warm servers import before they fork a snippet
+    library = ["src/mylib"]      sources every result depends on: an edit there runs all again
+    seed = 0                     random, numpy and torch are seeded with it in every snippet
+    timeout = 30                 seconds a snippet may run, unless it declares its own
+    memory = "4G"                what a snippet's processes may use together, unless declared
+    cache-dir = ".cache/docexec" where results are kept (relative to the project)
+    device = "auto"              "cpu", "cuda", or "auto" (detected)
+
+    DOCEXEC_DEVICE=cuda|cpu    the device, over ``device``
+    DOCEXEC_CACHE_DIR=DIR      the results cache, over ``cache-dir``
+    DOCEXEC_FORCE=1            execute again, ignoring cached results
+    DOCEXEC_NO_FORK=1          a fresh interpreter per snippet instead of forks of a warm server
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import math
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from docexec import declarations
+from docexec.device import DEVICES
+
+PYPROJECT = "pyproject.toml"
+TABLE = "tool.docexec"
+_MODULE_NAME = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; names ``pyproject.toml:LINE`` or the variable."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the engine needs to know besides the snippets. Paths are absolute."""
+
+    cache_dir: Path
+    preload: tuple[str, ...] = ()
+    library: tuple[Path, ...] = ()
+    seed: int = 0
+    timeout: float = declarations.DEFAULT_TIMEOUT
+    memory: int = declarations.DEFAULT_MEMORY  # bytes
+    device: str | None = None  # None: detected
+    force: bool = False
+    fork: bool = True  # False: a fresh interpreter per snippet (slower; where fork is missing)
+
+    def replace(self, **changes: object) -> Config:
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+def load(root: Path, environ: dict[str, str] | None = None) -> Config:
+    """The configuration of the project at ``root``; ``environ`` (default: none) over it.
+
+    Raises `ConfigError` for an unknown key, a value of the wrong kind, or a bad variable."""
+    root = root.resolve()
+    config = _from_pyproject(root, root / PYPROJECT)
+    return config if environ is None else _with_environment(config, environ)
+
+
+def from_environment(root: Path) -> Config:
+    """`load` with ``os.environ``: for the edges only."""
+    return load(root, dict(os.environ))
+
+
+def _from_pyproject(root: Path, pyproject: Path) -> Config:
+    text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
+    try:
+        table = tomllib.loads(text).get("tool", {}).get("docexec", {})
+    except tomllib.TOMLDecodeError as error:  # its message ends "(at line N, column M)"
+        line = re.search(r"at line (\d+)", str(error))
+        raise ConfigError(f"{PYPROJECT}:{line[1] if line else 1}: {error}") from None
+    readers = {
+        "preload": _preload,
+        "library": lambda value, where: tuple(root / path for path in _strings(value, where)),
+        "seed": _seed,
+        "timeout": _timeout,
+        "memory": _memory,
+        "cache-dir": lambda value, where: root / _string(value, where),
+        "device": _device,
+    }
+    values: dict[str, object] = {"cache_dir": root / ".cache" / "docexec"}
+    for key, value in table.items():
+        where = f"{PYPROJECT}:{_line_of(text, key)}: [{TABLE}] {key}"
+        if key not in readers:
+            raise ConfigError(f"{where}: unknown key; known keys: {', '.join(readers)}")
+        values[key.replace("-", "_")] = readers[key](value, where)
+    return Config(**values)  # type: ignore[arg-type]
+
+
+def _with_environment(config: Config, environ: dict[str, str]) -> Config:
+    changes: dict[str, object] = {}
+    device = environ.get("DOCEXEC_DEVICE", "").strip()
+    if device:
+        if device not in DEVICES:
+            raise ConfigError(f"DOCEXEC_DEVICE={device}: expected one of {', '.join(DEVICES)}")
+        changes["device"] = device
+    if environ.get("DOCEXEC_CACHE_DIR"):
+        changes["cache_dir"] = Path(environ["DOCEXEC_CACHE_DIR"]).resolve()
+    if environ.get("DOCEXEC_FORCE", "") not in ("", "0"):
+        changes["force"] = True
+    if environ.get("DOCEXEC_NO_FORK", "") not in ("", "0"):
+        changes["fork"] = False
+    return config.replace(**changes)
+
+
+def _line_of(text: str, key: str) -> int:
+    """The line of ``key`` in the ``[tool.docexec]`` table (1 where it cannot be found)."""
+    in_table = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            in_table = stripped.replace(" ", "") == f"[{TABLE}]"
+        elif in_table and re.match(rf"""^["']?{re.escape(key)}["']?\s*=""", stripped):
+            return number
+    return 1
+
+
+def _string(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where}: expected a non-empty string, got {value!r}")
+    return value
+
+
+def _strings(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ConfigError(f"{where}: expected a list of strings, got {value!r}")
+    return tuple(_string(item, where) for item in value)
+
+
+def _preload(value: object, where: str) -> tuple[str, ...]:
+    names = _strings(value, where)
+    for name in names:
+        if not _MODULE_NAME.match(name):
+            raise ConfigError(f"{where}: {name!r} is not a module name such as 'torch' or 'numpy.linalg'")
+        # The top-level package only: finding a submodule would import its package here (seconds).
+        package = name.partition(".")[0]
+        if importlib.util.find_spec(package) is None:
+            raise ConfigError(f"{where}: no module named {package!r} is installed")
+    return names
+
+
+def _seed(value: object, where: str) -> int:
+    # numpy accepts seeds in [0, 2**32); bool is an int to Python but no seed.
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
+        raise ConfigError(f"{where}: expected a whole number from 0 to 2**32 - 1, got {value!r}")
+    return value
+
+
+def _timeout(value: object, where: str) -> float:
+    limit = declarations.MAX_TIMEOUT
+    number = value if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
+    if not 0 < number <= limit:  # also false for nan
+        raise ConfigError(f"{where}: expected seconds above 0 and at most {limit:g}, got {value!r}")
+    return float(number)
+
+
+def _memory(value: object, where: str) -> int:
+    size = declarations.parse_size(value) if isinstance(value, str) else None
+    if size is None:
+        raise ConfigError(f'{where}: expected a size such as "512M" or "8G", got {value!r}')
+    return size
+
+
+def _device(value: object, where: str) -> str | None:
+    if value == "auto":
+        return None
+    if value not in DEVICES:
+        raise ConfigError(f'{where}: expected "auto" or one of {", ".join(DEVICES)}, got {value!r}')
+    return value  # type: ignore[return-value]
+
+
+__all__ = ["Config", "ConfigError", "from_environment", "load"]

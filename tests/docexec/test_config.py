@@ -1,0 +1,177 @@
+"""One configuration: ``[tool.docexec]`` in pyproject.toml, the ``DOCEXEC_*`` variables over it at
+the edges, every bad value refused naming ``pyproject.toml:LINE``; preloading changes speed only."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from docexec import config
+from docexec.config import ConfigError
+from docexec.result import PASSED
+
+SETTINGS = """\
+[project]
+name = "example"
+
+[tool.docexec]
+preload = ["json"]
+library = ["src/torchguide", "helpers.py"]
+seed = 7
+timeout = 12.5
+memory = "512M"
+cache-dir = "build/results"
+device = "cpu"
+"""
+
+
+def test_every_key_is_read_relative_to_the_project(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(SETTINGS)
+    settings = config.load(tmp_path)
+    assert settings.preload == ("json",)
+    assert settings.library == (tmp_path / "src" / "torchguide", tmp_path / "helpers.py")
+    assert (settings.seed, settings.timeout, settings.memory) == (7, 12.5, 512 << 20)
+    assert settings.cache_dir == tmp_path / "build" / "results"
+    assert settings.device == "cpu" and not settings.force and settings.fork
+
+
+def test_without_a_table_the_defaults_hold(tmp_path):
+    settings = config.load(tmp_path)
+    assert settings == config.Config(cache_dir=tmp_path / ".cache" / "docexec")
+    assert settings.device is None  # detected
+
+
+def test_the_variables_override_the_file_only_when_given(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(SETTINGS)
+    assert config.load(tmp_path) == config.load(tmp_path, {})
+    settings = config.load(
+        tmp_path,
+        {
+            "DOCEXEC_DEVICE": "cuda",
+            "DOCEXEC_CACHE_DIR": str(tmp_path / "elsewhere"),
+            "DOCEXEC_FORCE": "1",
+            "DOCEXEC_NO_FORK": "1",
+        },
+    )
+    assert settings.device == "cuda" and settings.cache_dir == tmp_path / "elsewhere"
+    assert settings.force and not settings.fork
+    assert settings.seed == 7  # what no variable names stays as the file says
+    assert not config.load(tmp_path, {"DOCEXEC_FORCE": "0", "DOCEXEC_NO_FORK": "0"}).force
+    with pytest.raises(ConfigError, match="DOCEXEC_DEVICE=gpu: expected one of cpu, cuda"):
+        config.load(tmp_path, {"DOCEXEC_DEVICE": "gpu"})
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("preloads = []", "unknown key; known keys: preload, library"),
+        ('preload = "torch"', "expected a list of strings"),
+        ('preload = ["torch nn"]', "'torch nn' is not a module name"),
+        ('preload = ["no_such_package.core"]', "no module named 'no_such_package' is installed"),
+        ("seed = -1", "expected a whole number from 0"),
+        ("seed = true", "expected a whole number from 0"),
+        ("timeout = inf", "expected seconds above 0 and at most 3600"),
+        ("timeout = 0", "expected seconds above 0"),
+        ('timeout = "30"', "expected seconds above 0"),
+        ('memory = "4GB"', 'expected a size such as "512M"'),
+        ('device = "gpu"', 'expected "auto" or one of cpu, cuda'),
+        ('cache-dir = ""', "expected a non-empty string"),
+    ],
+)
+def test_a_bad_value_names_the_file_line_and_key(tmp_path, line, problem):
+    table = f"[tool.docexec]\nlibrary = []\n{line}\n"
+    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "x"\n\n{table}')
+    key = line.split("=")[0].strip()
+    with pytest.raises(ConfigError) as refused:
+        config.load(tmp_path)
+    assert str(refused.value).startswith(f"pyproject.toml:6: [tool.docexec] {key}: ")
+    assert problem in str(refused.value)
+
+
+def test_a_file_that_is_no_toml_is_refused_with_its_line(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.docexec]\nseed = = 1\n")
+    with pytest.raises(ConfigError, match=r"^pyproject.toml:2: "):
+        config.load(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("entry_point", "status"),
+    [
+        (["-m", "docexec.cli", "run"], 2),
+        (["-m", "mkdocs", "build", "--strict"], 1),
+        (["-m", "pytest", "-p", "docexec.pytest_plugin", "-p", "no:cacheprovider", "snippets"], 4),
+    ],
+    ids=["docexec run", "mkdocs build", "pytest"],
+)
+def test_each_entry_point_refuses_a_bad_configuration_with_its_line(project, entry_point, status):
+    project.snippet("page/a.py", "print(1)\n")
+    (project.root / "pyproject.toml").write_text("[tool.docexec]\ntimeout = -3\n")
+    (project.root / "mkdocs.yml").write_text("site_name: tiny\nplugins: [docexec]\n")
+    (project.root / "docs").mkdir()
+    (project.root / "docs" / "index.md").write_text("# Tiny\n\n%run snippets/page/a.py\n")
+    run = subprocess.run(
+        [sys.executable, *entry_point],
+        cwd=project.root,
+        env={**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir), "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    said = run.stdout + run.stderr
+    assert run.returncode == status, said
+    assert "pyproject.toml:2: [tool.docexec] timeout: expected seconds above 0" in said
+    assert "Traceback" not in said
+
+
+def test_a_preloaded_module_that_fails_to_import_is_named_without_a_traceback(project):
+    project.snippet("page/a.py", "print(1)\n")
+    (project.root / "pyproject.toml").write_text('[tool.docexec]\npreload = ["json.no_such_module"]\n')
+    run = subprocess.run(
+        [sys.executable, "-m", "docexec.cli", "run"],
+        cwd=project.root,
+        env={**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "could not preload what [tool.docexec] preload names: ModuleNotFoundError" in run.stderr
+    assert "json.no_such_module" in run.stderr and "Traceback" not in run.stderr
+
+
+SEEDED = """\
+import random
+import numpy
+import torch
+print(random.random(), numpy.random.rand(), torch.rand(1).item(), torch.get_num_threads())
+"""
+
+
+def test_preloading_changes_how_fast_a_snippet_starts_never_what_it_prints(project):
+    path = project.snippet("seeded.py", SEEDED)
+    imported_by_the_snippet = project.engine().run([path], progress=False)[0][path]
+    preloaded = project.engine(preload=("numpy", "torch"), force=True).run([path], progress=False)[0][path]
+    assert imported_by_the_snippet.status == preloaded.status == PASSED
+    assert imported_by_the_snippet.output == preloaded.output
+    assert imported_by_the_snippet.output.split()[-1] == "1"  # one intra-op thread either way
+    print(imported_by_the_snippet.output)
+
+
+def test_the_seed_is_the_projects_and_part_of_every_results_key(project):
+    path = project.snippet("seeded.py", SEEDED)
+    zero, seven = project.engine(), project.engine(seed=7)
+    assert zero.key(path) != seven.key(path)
+    outputs = {engine.run([path], progress=False)[0][path].output for engine in (zero, seven)}
+    assert len(outputs) == 2
+
+
+def test_the_defaults_for_time_and_memory_are_the_projects_and_a_declaration_beats_them(project):
+    waits = project.snippet("waits.py", "import time\ntime.sleep(5)\n")
+    declared = project.snippet("declared.py", "# docexec: timeout=0.5\nimport time\ntime.sleep(5)\n")
+    results, _ = project.engine(timeout=1.0).run([waits], progress=False)
+    assert "timed out after 1 s" in results[waits].failure
+    results, _ = project.engine(timeout=60.0).run([declared], progress=False)
+    assert "timed out after 0.5 s" in results[declared].failure
