@@ -12,10 +12,10 @@ CHANGED_SNIPPETS = $(shell { git diff --name-only --diff-filter=d $(SINCE) -- 's
   git ls-files --others --exclude-standard -- 'snippets/*.py'; } 2>/dev/null | sort -u)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check lint workflows test bench browser clean quick page
+.PHONY: help setup serve build check lint workflows test test-engine bench browser clean quick page
 
 help: ## list the tasks
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +41,12 @@ browser: ## make sure Chromium is installed for the browser tests (Debian's pack
 	    else echo "Chromium is missing: install Debian's 'chromium' package to run the browser tests"; fi; }
 
 test: $(STAMP) browser lint workflows ## the whole test suite: lints, snippets, engine, library, site, browser
-	$(BIN)/pytest
+	$(MAKE) --no-print-directory test-engine
+	$(BIN)/pytest --ignore=tests/docexec
+
+# Two at a time: most of these tests wait on the processes they start, not on a core.
+test-engine: $(STAMP) ## the engine's own tests (about a minute)
+	$(BIN)/pytest -n 2 tests/docexec
 
 # npm's registry only when the lock file changed: after the first run the lint works offline.
 .ci/node_modules/.package-lock.json: .ci/package-lock.json

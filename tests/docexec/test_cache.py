@@ -9,7 +9,7 @@ import textwrap
 from docexec.cache import ENTRY_SCHEMA, SCHEMA
 from docexec.result import Cell, Figure, Result
 
-SNIPPET = "import torch\nprint(torch.arange(3).tolist())\n"
+SNIPPET = "print(list(range(3)))\n"
 
 
 def test_an_unchanged_rerun_executes_nothing_and_an_edit_executes_one(project):

@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -43,14 +42,27 @@ print("second cell:", value + 1)
 """
 
 
-@pytest.fixture
-def site(project) -> Path:
+def _tiny_site(project) -> Path:
     (project.root / "mkdocs.yml").write_text(MKDOCS_YML)
     (project.root / "docs").mkdir()
     (project.root / "docs" / "index.md").write_text("# Tiny\n\nText.\n\n%run snippets/page/hello_world.py\n")
     project.snippet("page/hello_world.py", "print('hello from the snippet')\n")
     project.snippet("labs/steps.py", LAB)
     return project.root
+
+
+@pytest.fixture
+def site(project) -> Path:
+    return _tiny_site(project)
+
+
+@pytest.fixture(scope="module")
+def built(module_project) -> tuple[Path, subprocess.CompletedProcess]:
+    """The tiny site, built once for the tests that only read what the build wrote."""
+    root = _tiny_site(module_project)
+    result = mkdocs(root, "build", "--strict")
+    assert result.returncode == 0, result.stderr
+    return root, result
 
 
 def mkdocs(root: Path, *args: str, **kwargs) -> subprocess.CompletedProcess | subprocess.Popen:
@@ -74,9 +86,8 @@ def test_a_build_executes_then_reuses_the_cache(site):
     assert "docexec: 0 executed, 2 cached, 0 skipped (CUDA)" in second.stderr
 
 
-def test_a_page_that_runs_snippets_says_where_once_and_offers_itself_as_a_notebook(site):
-    result = mkdocs(site, "build", "--strict")
-    assert result.returncode == 0, result.stderr
+def test_a_page_that_runs_snippets_says_where_once_and_offers_itself_as_a_notebook(built):
+    site, _ = built
     html = (site / "site" / "index.html").read_text()
     line = html[html.index('<p class="docexec-page-line">') :].split("</p>")[0]
     assert html.index("</h1>") < html.index('class="docexec-page-line"')
@@ -88,18 +99,16 @@ def test_a_page_that_runs_snippets_says_where_once_and_offers_itself_as_a_notebo
     assert "hello" in report and "steps" in report  # every snippet, the lab's too
 
 
-def test_a_lab_page_carries_no_inline_style_sheet_and_a_relative_download(site):
-    result = mkdocs(site, "build", "--strict")
-    assert result.returncode == 0, result.stderr
+def test_a_lab_page_carries_no_inline_style_sheet_and_a_relative_download(built):
+    site, _ = built
     page = (site / "site" / "labs" / "steps" / "index.html").read_text()
     assert "<style" not in page.split('<div class="jupyter-wrapper">')[1]
     assert 'href="steps.ipynb" download' in page
     assert len(page.encode()) < 100_000
 
 
-def test_a_lab_is_a_notebook_page_with_each_cells_output_and_a_download(site):
-    result = mkdocs(site, "build", "--strict")
-    assert result.returncode == 0, result.stderr
+def test_a_lab_is_a_notebook_page_with_each_cells_output_and_a_download(built):
+    site, result = built
     page = (site / "site" / "labs" / "steps" / "index.html").read_text()
     assert "first cell: 42" in page and "second cell: 43" in page
     assert "Converting notebook (execute=False)" in result.stderr
@@ -240,10 +249,13 @@ def test_the_previews_warm_servers_live_through_rebuilds_and_end_with_it(site, p
     assert not any(Path(f"/proc/{pid}").exists() for pid in warm), log[-2000:]
 
 
-def test_a_terminated_preview_leaves_no_warm_server_and_no_temporary_folder(site, project):
-    before = _temporary_folders()
+def test_a_terminated_preview_leaves_no_warm_server_and_no_temporary_folder(site, project, tmp_path):
+    temporary = tmp_path / "tmp"  # its own: other tests' folders come and go in the shared one
+    temporary.mkdir()
     port = _free_port()
-    server = mkdocs(site, "serve", "--dev-addr", f"127.0.0.1:{port}", background=True)
+    server = mkdocs(
+        site, "serve", "--dev-addr", f"127.0.0.1:{port}", background=True, env={"TMPDIR": str(temporary)}
+    )
     try:
         _fetch_until(f"http://127.0.0.1:{port}/", "hello from the snippet", 120)
         warm = _warm_servers(server.pid)
@@ -251,22 +263,17 @@ def test_a_terminated_preview_leaves_no_warm_server_and_no_temporary_folder(site
         server.send_signal(signal.SIGTERM)
         log = server.communicate(timeout=60)[0]
     assert server.returncode == 0, log[-2000:]
-    assert not _temporary_folders() - before, log[-2000:]  # the preview's and MkDocs' own site
+    assert list(temporary.iterdir()) == [], log[-2000:]  # the preview's folder and MkDocs' own site
     deadline = time.monotonic() + 30
     while any(Path(f"/proc/{pid}").exists() for pid in warm) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert warm and not any(Path(f"/proc/{pid}").exists() for pid in warm)
 
 
-def _temporary_folders() -> set[Path]:
-    temp = Path(tempfile.gettempdir())
-    return {*temp.glob("docexec-*"), *temp.glob("mkdocs_*")}
-
-
 def test_the_preview_serves_pages_before_many_snippets_have_run_then_fills_them_in(site, project):
     lines = []
     for step in range(6):
-        code = f"import time\ntime.sleep(3)\nprint('ran step', 100 + {step})\n"  # not in the source
+        code = f"import time\ntime.sleep(2)\nprint('ran step', 100 + {step})\n"  # not in the source
         path = project.snippet(f"page/slow_step_{step}.py", code)
         lines.append(f"%run {path}")
     (site / "docs" / "index.md").write_text("# Tiny\n\n" + "\n\n".join(lines) + "\n")

@@ -222,7 +222,7 @@ def test_the_subprocess_fallback_carries_worker_processes_too(project):
     pool = project.snippet("spawn_pool.py", COMPARED["spawn_pool.py"])
     # A fresh interpreter per snippet, and one more for the spawned worker: a little longer than
     # under fork, so that the worker has surely started when the kill comes.
-    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=3", "timeout=8"))
+    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=3", "timeout=5"))
     results, _ = project.engine(fork=False).run([pool, stalled], progress=False)
     assert results[pool].output == "[0, 1, 4, 9, 16, 25]\n"
     assert "timed out" in results[stalled].failure
