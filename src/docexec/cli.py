@@ -64,6 +64,8 @@ def _engine(root: Path, args: argparse.Namespace) -> Engine:
     settings = config.from_environment(root)
     if getattr(args, "cache_dir", None):
         settings = settings.replace(cache_dir=Path(args.cache_dir).resolve())
+    if getattr(args, "seed", None) is not None:
+        settings = settings.replace(seed=config.check_seed(args.seed, "--seed"))
     return Engine(root, settings.replace(force=settings.force or args.force), workers=args.workers)
 
 
@@ -127,6 +129,12 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--cache-dir", help="the results cache (default: DOCEXEC_CACHE_DIR or .cache/docexec)")
     run.add_argument("--report", help="also write each result (status, output, failure) to this JSON file")
     run.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    run.add_argument(
+        "--seed",
+        type=int,
+        help="seed the generators with this instead of [tool.docexec] seed: a proof that holds "
+        "only for one seed fails under another",
+    )
     record = commands.add_parser("record", help="on a CUDA machine: record the CUDA snippets' outputs")
     merge = commands.add_parser("merge-cache", help="copy the entries of shards' caches into one cache")
     merge.add_argument("caches", nargs="+", help="cache folders written by `docexec run --shard`")

@@ -81,8 +81,8 @@ def _from_pyproject(root: Path, pyproject: Path) -> Config:
         raise ConfigError(f"{PYPROJECT}:{line[1] if line else 1}: {error}") from None
     readers = {
         "preload": _preload,
-        "library": lambda value, where: tuple(root / path for path in _strings(value, where)),
-        "seed": _seed,
+        "library": lambda value, where: _library(root, value, where),
+        "seed": check_seed,
         "timeout": _timeout,
         "memory": _memory,
         "cache-dir": lambda value, where: root / _string(value, where),
@@ -149,7 +149,15 @@ def _preload(value: object, where: str) -> tuple[str, ...]:
     return names
 
 
-def _seed(value: object, where: str) -> int:
+def _library(root: Path, value: object, where: str) -> tuple[Path, ...]:
+    paths = _strings(value, where)
+    for path in paths:
+        if not (root / path).exists():  # a misspelt folder would leave its edits out of every key
+            raise ConfigError(f"{where}: {path} does not exist")
+    return tuple(root / path for path in paths)
+
+
+def check_seed(value: object, where: str) -> int:
     # numpy accepts seeds in [0, 2**32); bool is an int to Python but no seed.
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
         raise ConfigError(f"{where}: expected a whole number from 0 to 2**32 - 1, got {value!r}")
@@ -179,4 +187,4 @@ def _device(value: object, where: str) -> str | None:
     return value  # type: ignore[return-value]
 
 
-__all__ = ["Config", "ConfigError", "from_environment", "load"]
+__all__ = ["Config", "ConfigError", "check_seed", "from_environment", "load"]

@@ -24,8 +24,8 @@ from docexec.device import environment as device_environment
 
 SNIPPETS_DIR = "snippets"
 PROGRESS_BAR_FROM = 8  # uncached snippets; fewer finish before a bar would be worth drawing
-# The engine code that decides what a result is; declarations.py too, since it decides what a run must do.
-# The modules whose code decides what a snippet prints: a change to any of them runs everything again.
+# The modules whose code decides what a snippet prints or how its run is judged (declarations.py):
+# a change to any of them runs everything again.
 _ENGINE_FILES = (
     "capture.py",
     "child.py",
@@ -96,7 +96,7 @@ class Engine:
             **device_environment(self.config.device or detect_device(), torch_version),
         }
         # Libraries whose behaviour reaches the output (printing, figures) but not the provenance line,
-        # and the project's declared pins: a changed pin may change what gets installed.
+        # the project's declared pins (a changed pin may change what gets installed), and the seed.
         self._dependencies = {name: _version(name) for name in ("numpy", "matplotlib")}
         self._dependencies["pins"] = _dependency_pins(self.root / "pyproject.toml")
         self._dependencies["seed"] = str(self.config.seed)
@@ -109,11 +109,12 @@ class Engine:
 
     def refresh(self) -> None:
         """Read the library's sources again: an engine that outlives an edit keys results anew."""
-        files = [
-            file
-            for place in self.config.library
-            for file in (sorted(place.rglob("*.py")) if place.is_dir() else [place] * place.is_file())
-        ]
+        files: list[Path] = []
+        for place in self.config.library:  # a folder's Python sources, or one file
+            if place.is_dir():
+                files += sorted(place.rglob("*.py"))
+            elif place.is_file():
+                files.append(place)
         self._library_digest = cache.digest_files(files, self.root) if files else ""
 
     def warm_up(self) -> None:

@@ -20,6 +20,7 @@ _results_key = pytest.StashKey[dict[str, Result]]()
 # pytest-markdown-docs reads the code blocks of Markdown files and docstrings; these are the
 # places it may look. Snippets would be imported (executed) by it, and pages hold no Python.
 MARKDOWN_DOCS_PLACES = ("README.md", "CONTRIBUTING.md", "src/torchguide/")
+OUTPUT_LINES_SHOWN = 40  # of a failing snippet's output, its last
 
 
 class SnippetError(Exception):
@@ -56,6 +57,9 @@ class SnippetItem(pytest.Item):
         if outcome.status == SKIPPED:
             raise pytest.skip.Exception(outcome.failure or "skipped", _use_item_location=True)
         if outcome.status == FAILED:
+            if outcome.output:  # what it printed first, its workers' messages too (a C++ abort says why)
+                tail = "".join(outcome.output.splitlines(keepends=True)[-OUTPUT_LINES_SHOWN:])
+                self.add_report_section("call", "snippet output", tail)
             raise SnippetError(outcome.failure)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # type: ignore[no-untyped-def]

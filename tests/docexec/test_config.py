@@ -4,6 +4,7 @@ the edges, every bad value refused naming ``pyproject.toml:LINE``; preloading ch
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 
@@ -29,6 +30,8 @@ device = "cpu"
 
 
 def test_every_key_is_read_relative_to_the_project(tmp_path):
+    (tmp_path / "src" / "torchguide").mkdir(parents=True)
+    (tmp_path / "helpers.py").write_text("")
     (tmp_path / "pyproject.toml").write_text(SETTINGS)
     settings = config.load(tmp_path)
     assert settings.preload == ("json",)
@@ -45,7 +48,7 @@ def test_without_a_table_the_defaults_hold(tmp_path):
 
 
 def test_the_variables_override_the_file_only_when_given(tmp_path):
-    (tmp_path / "pyproject.toml").write_text(SETTINGS)
+    (tmp_path / "pyproject.toml").write_text(SETTINGS.replace("library", "# library"))
     assert config.load(tmp_path) == config.load(tmp_path, {})
     settings = config.load(
         tmp_path,
@@ -71,6 +74,7 @@ def test_the_variables_override_the_file_only_when_given(tmp_path):
         ('preload = "torch"', "expected a list of strings"),
         ('preload = ["torch nn"]', "'torch nn' is not a module name"),
         ('preload = ["no_such_package.core"]', "no module named 'no_such_package' is installed"),
+        ('library = ["src/misspelt"]', "src/misspelt does not exist"),
         ("seed = -1", "expected a whole number from 0"),
         ("seed = true", "expected a whole number from 0"),
         ("timeout = inf", "expected seconds above 0 and at most 3600"),
@@ -82,7 +86,7 @@ def test_the_variables_override_the_file_only_when_given(tmp_path):
     ],
 )
 def test_a_bad_value_names_the_file_line_and_key(tmp_path, line, problem):
-    table = f"[tool.docexec]\nlibrary = []\n{line}\n"
+    table = f"[tool.docexec]\n# one line before\n{line}\n"
     (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "x"\n\n{table}')
     key = line.split("=")[0].strip()
     with pytest.raises(ConfigError) as refused:
@@ -175,3 +179,22 @@ def test_the_defaults_for_time_and_memory_are_the_projects_and_a_declaration_bea
     assert "timed out after 1 s" in results[waits].failure
     results, _ = project.engine(timeout=60.0).run([declared], progress=False)
     assert "timed out after 0.5 s" in results[declared].failure
+
+
+def test_the_command_line_runs_the_snippets_under_another_seed_on_request(project):
+    path = project.snippet("page/draws.py", "import random\nprint(random.random())\n")
+
+    def draw(*options: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "docexec.cli", "run", path, *options],
+            cwd=project.root,
+            env={**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    assert str(random.Random(0).random()) in draw().stdout
+    assert str(random.Random(5).random()) in draw("--seed", "5").stdout
+    refused = draw("--seed", "-1")
+    assert refused.returncode == 2 and "--seed: expected a whole number from 0" in refused.stderr

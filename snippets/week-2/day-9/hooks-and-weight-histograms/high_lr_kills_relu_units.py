@@ -4,6 +4,7 @@ import torch
 from torch import nn
 from torchguide.debug.hooks import ActivationMonitor
 
+torch.manual_seed(0)  # the data; the claim holds for any draw (tried: 16 seeds)
 x = torch.randn(256, 8)
 y = torch.sin(x @ torch.randn(8, 1))
 
@@ -24,7 +25,8 @@ def train(lr, steps=60):
 
 runs = {lr: train(lr) for lr in (0.05, 0.5)}
 low, high = runs[0.05], runs[0.5]
-assert low.dead_count == 0 and high.dead_count > 32
+# At lr=0.5 from 20 to 63 of the 64 units died over 16 random datasets.
+assert low.dead_count == 0 and high.dead_count > 16
 # A healthy ReLU layer is zero about half the time: a spike at 0 alone
 # does not mean dead units; the per-unit count does.
 assert 0.35 < low.zero_fraction < 0.65
