@@ -34,9 +34,10 @@ with ProcessPoolExecutor(2, mp_context=fork) as pool:
 # alone, a thread never waits; beside a second thread it waits for the GIL
 # again and again; a process has a GIL of its own and never waits
 assert max(one_thread) <= 1 and max(two_processes) <= 1
-# (but the sample that ends last may run alone once the other thread is done)
-assert sum(w >= 1 for w in two_threads) >= len(samples) - 1
-assert sum(two_threads) >= 3 * len(samples)
+# (but the last sample may run alone once the other thread is done, and on a
+# busy machine the OS may keep the other thread off the CPU for a whole sample)
+assert sum(w >= 1 for w in two_threads) > len(samples) // 2
+assert sum(two_threads) >= 2 * len(samples)
 assert cores_busy < 1.1  # so 2 threads never run Python on 2 cores at once
 n = len(samples)
 print("waits while computing a sample (voluntary context switches):")
