@@ -39,6 +39,7 @@ def worker(rank, queue):
         ddp(torch.randn(8, 256)).sum().backward()
         queue.put((rank, step, list(events)))
     dist.barrier()  # both ranks done before either tears the group down
+    del ddp, model  # DDP holds the process group: let it go first
     dist.destroy_process_group()
 # --8<-- [end:core]
 

@@ -35,6 +35,7 @@ def worker(rank, queue):
     x = torch.full((1, 2), rank + 1.0)  # each rank its own batch
     ddp(x).sum().backward()  # local gradients: [1, 1] and [2, 2]
     queue.put((rank, start, ddp.module.weight.grad.tolist(), in_backward))
+    del ddp  # it holds the process group: let it go first
     dist.destroy_process_group()
 # --8<-- [end:core]
 

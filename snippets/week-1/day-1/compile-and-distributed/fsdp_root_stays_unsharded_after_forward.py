@@ -1,4 +1,6 @@
 # docexec: show=core
+import gc
+
 import torch
 import torch._dynamo  # noqa: F401  (imported once, before the fork)
 import torch.distributed as dist
@@ -41,6 +43,8 @@ def worker(rank, queue):
     out.sum().backward()
     record("after backward")
     queue.put((rank, seen))
+    model = mesh = record = None  # they hold the process group: let it go
+    gc.collect()  # first, with the hooks that refer back to the model
     dist.destroy_process_group()
 # --8<-- [end:core]
 

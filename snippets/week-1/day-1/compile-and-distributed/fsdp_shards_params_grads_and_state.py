@@ -1,4 +1,6 @@
 # docexec: show=core
+import gc
+
 import torch
 import torch._dynamo  # noqa: F401  (imported once, before the fork)
 import torch.distributed as dist
@@ -30,6 +32,8 @@ def worker(rank, queue):
         "local exp_avg": opt.state[model.weight]["exp_avg"].to_local().shape,
     }
     queue.put((rank, {k: tuple(v) for k, v in shapes.items()}))
+    del opt, model  # they hold the process group: let them go first,
+    gc.collect()  # with FSDP's hooks, which refer back to the model
     dist.destroy_process_group()
 # --8<-- [end:core]
 

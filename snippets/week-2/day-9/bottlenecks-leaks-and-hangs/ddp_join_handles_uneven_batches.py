@@ -28,6 +28,7 @@ def worker(rank, queue):
             model(x).pow(2).mean().backward()
             opt.step()
     queue.put((rank, len(batches), model.module.weight.tolist()))
+    del model  # it holds the process group: let it go first
     dist.destroy_process_group()
 # --8<-- [end:core]
 
