@@ -79,6 +79,8 @@ def _from_pyproject(root: Path, pyproject: Path) -> Config:
     except tomllib.TOMLDecodeError as error:  # its message ends "(at line N, column M)"
         line = re.search(r"at line (\d+)", str(error))
         raise ConfigError(f"{PYPROJECT}:{line[1] if line else 1}: {error}") from None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{PYPROJECT}:{_line_of(text, 'docexec')}: tool.docexec must be a table")
     readers = {
         "preload": _preload,
         "library": lambda value, where: _library(root, value, where),

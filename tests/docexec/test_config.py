@@ -95,9 +95,12 @@ def test_a_bad_value_names_the_file_line_and_key(tmp_path, line, problem):
     assert problem in str(refused.value)
 
 
-def test_a_file_that_is_no_toml_is_refused_with_its_line(tmp_path):
+def test_a_file_that_is_no_toml_or_no_table_is_refused_with_a_line(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.docexec]\nseed = = 1\n")
     with pytest.raises(ConfigError, match=r"^pyproject.toml:2: "):
+        config.load(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool]\ndocexec = 3\n")
+    with pytest.raises(ConfigError, match=r"^pyproject.toml:\d+: tool.docexec must be a table"):
         config.load(tmp_path)
 
 
