@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -33,6 +36,13 @@ class Project:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
         return f"snippets/{name}"
+
+    def python(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+        """``python ARGS`` in the project, with its own cache, as a contributor's command line."""
+        env = {**os.environ, "DOCEXEC_CACHE_DIR": str(self.cache_dir), "NO_MKDOCS_2_WARNING": "1"}
+        return subprocess.run(
+            [sys.executable, *args], cwd=self.root, env=env, capture_output=True, text=True, timeout=timeout
+        )
 
     def engine(self, workers: int | None = None, keep_warm: bool = False, **changes: object) -> Engine:
         """``changes`` to the project's `docexec.config.Config`; on a CPU unless the test names

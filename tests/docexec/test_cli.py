@@ -1,20 +1,9 @@
 """``docexec run``: prints each result and exits non-zero when a snippet fails."""
 
-import os
-import subprocess
-import sys
 
 
 def docexec(project, *args):
-    env = {**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir)}
-    return subprocess.run(
-        [sys.executable, "-m", "docexec.cli", "run", *args],
-        cwd=project.root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return project.python("-m", "docexec.cli", "run", *args, timeout=300)
 
 
 def test_run_prints_outputs_and_the_summary(project):

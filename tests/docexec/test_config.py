@@ -3,10 +3,8 @@ the edges, every bad value refused naming ``pyproject.toml:LINE``; preloading ch
 
 from __future__ import annotations
 
-import os
 import random
 import subprocess
-import sys
 
 import pytest
 
@@ -119,14 +117,7 @@ def test_each_entry_point_refuses_a_bad_configuration_with_its_line(project, ent
     (project.root / "mkdocs.yml").write_text("site_name: tiny\nplugins: [docexec]\n")
     (project.root / "docs").mkdir()
     (project.root / "docs" / "index.md").write_text("# Tiny\n\n%run snippets/page/a.py\n")
-    run = subprocess.run(
-        [sys.executable, *entry_point],
-        cwd=project.root,
-        env={**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir), "NO_MKDOCS_2_WARNING": "1"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = project.python(*entry_point)
     said = run.stdout + run.stderr
     assert run.returncode == status, said
     assert "pyproject.toml:2: [tool.docexec] timeout: expected seconds above 0" in said
@@ -136,14 +127,7 @@ def test_each_entry_point_refuses_a_bad_configuration_with_its_line(project, ent
 def test_a_preloaded_module_that_fails_to_import_is_named_without_a_traceback(project):
     project.snippet("page/a.py", "print(1)\n")
     (project.root / "pyproject.toml").write_text('[tool.docexec]\npreload = ["json.no_such_module"]\n')
-    run = subprocess.run(
-        [sys.executable, "-m", "docexec.cli", "run"],
-        cwd=project.root,
-        env={**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = project.python("-m", "docexec.cli", "run")
     assert run.returncode == 2, run.stdout + run.stderr
     assert "could not preload what [tool.docexec] preload names: ModuleNotFoundError" in run.stderr
     assert "json.no_such_module" in run.stderr and "Traceback" not in run.stderr
@@ -188,14 +172,7 @@ def test_the_command_line_runs_the_snippets_under_another_seed_on_request(projec
     path = project.snippet("page/draws.py", "import random\nprint(random.random())\n")
 
     def draw(*options: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "docexec.cli", "run", path, *options],
-            cwd=project.root,
-            env={**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir)},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        return project.python("-m", "docexec.cli", "run", path, *options)
 
     assert str(random.Random(0).random()) in draw().stdout
     assert str(random.Random(5).random()) in draw("--seed", "5").stdout

@@ -4,8 +4,6 @@ part of every result's key, and named (GPU model, CUDA release) in the provenanc
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -40,16 +38,10 @@ def test_the_device_is_a_parameter_and_the_environment_does_not_reach_the_engine
         Engine(project.root, on_gpu.replace(device="tpu"))
 
 
-def test_the_command_line_names_a_bad_device(project):
+def test_the_command_line_names_a_bad_device(project, monkeypatch):
     project.snippet("page/a.py", "print(1)\n")
-    run = subprocess.run(
-        [sys.executable, "-m", "docexec.cli", "run"],
-        cwd=project.root,
-        env={**os.environ, "DOCEXEC_DEVICE": "gpu", "DOCEXEC_CACHE_DIR": str(project.cache_dir)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    monkeypatch.setenv("DOCEXEC_DEVICE", "gpu")
+    run = project.python("-m", "docexec.cli", "run")
     assert run.returncode == 2 and "DOCEXEC_DEVICE=gpu: expected one of cpu, cuda" in run.stderr
 
 

@@ -3,10 +3,6 @@ snippet skips with its reason on a machine without one, and a passing one passes
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 
 def test_each_snippet_is_a_test_whose_failure_shows_its_line_and_its_output(project):
     project.snippet("page/passes.py", "print('fine')\n")
@@ -16,14 +12,7 @@ def test_each_snippet_is_a_test_whose_failure_shows_its_line_and_its_output(proj
         "import sys\nprint('computed 41')\nprint('a worker aborted', file=sys.stderr)\nassert 41 == 42\n",
     )
     (project.root / "conftest.py").write_text('pytest_plugins = ["docexec.pytest_plugin"]\n')
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", "snippets"],
-        cwd=project.root,
-        env={**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    run = project.python("-m", "pytest", "-p", "no:cacheprovider", "-rs", "snippets")
     assert run.returncode == 1, run.stdout + run.stderr
     assert "1 failed, 1 passed, 1 skipped" in run.stdout
     assert "snippets/page/fails.py:4: AssertionError" in run.stdout
