@@ -48,6 +48,12 @@ class Question:
         return [(source, int(number)) for source, number in SOURCE_TAG.findall(self.asked_as)]
 
     @property
+    def id(self) -> str:
+        """The question's stable id: its anchor, unique site-wide. Flash cards and the reader's
+        progress are keyed by it, so a question keeps its history when it moves to another page."""
+        return self.anchor
+
+    @property
     def url(self) -> str:
         """The page and anchor as a link in the docs writes them: ``week-1/autograd.md#anchor``."""
         return f"{self.page}#{self.anchor}"
