@@ -13,7 +13,6 @@
   "use strict";
 
   var KEY = "pytorch-foundations.progress";
-  var SET_ASIDE_KEY = "pytorch-foundations.progress.unreadable";
   var FORMAT = "pytorch-foundations/progress";
   var VERSION = 1;
   var MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -203,12 +202,14 @@
     return { ok: true, entry: entry };
   }
 
-  // Moves unreadable saved progress to a key of its own, so that progress can start again
-  // without losing it.
-  function setAside(storage) {
+  // Moves unreadable saved progress to a key of its own (named by the time, so that an earlier
+  // one is not written over), so that progress can start again without losing it.
+  function setAside(storage, now) {
+    var key = KEY + ".unreadable." + now.toISOString();
     var raw = storage.getItem(KEY);
-    if (raw !== null) storage.setItem(SET_ASIDE_KEY, raw);
+    if (raw !== null) storage.setItem(key, raw);
     storage.removeItem(KEY);
+    return key;
   }
 
   function exportText(data) {
@@ -231,7 +232,6 @@
 
   return {
     KEY: KEY,
-    SET_ASIDE_KEY: SET_ASIDE_KEY,
     FORMAT: FORMAT,
     VERSION: VERSION,
     empty: empty,
