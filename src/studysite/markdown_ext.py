@@ -48,7 +48,9 @@ class CorrectionIds(Treeprocessor):
 class QuestionIds(Treeprocessor):
     """Marks each question's heading, and the answer blocks under it, with the question's id."""
 
-    def __init__(self, md: Markdown, lookup: Callable[[str], Question | None], page: Callable[[], str]) -> None:
+    def __init__(
+        self, md: Markdown, lookup: Callable[[str], Question | None], page: Callable[[], str]
+    ) -> None:
         super().__init__(md)
         self.lookup, self.page = lookup, page
 
@@ -59,7 +61,11 @@ class QuestionIds(Treeprocessor):
                 current = self.lookup(f"{self.page()}#{element.get('id', '')}") if element.get("id") else None
                 if current is not None:
                     element.set("data-question-id", current.id)
-            elif current is not None and element.tag == "div" and "answer" in (element.get("class") or "").split():
+            elif (
+                current is not None
+                and element.tag == "div"
+                and "answer" in (element.get("class") or "").split()
+            ):
                 element.set("data-question-id", element.get("data-question-id") or current.id)
 
 

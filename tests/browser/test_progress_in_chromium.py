@@ -45,7 +45,9 @@ def open_page(browser, built_site, site_url):
         route.fulfill(status=200, body=file.read_bytes(), content_type=kind)
 
     def open_(viewport: dict | None = None):
-        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, accept_downloads=True)
+        context = browser.new_context(
+            viewport=viewport or {"width": 1280, "height": 900}, accept_downloads=True
+        )
         context.route(site_url + "/**", serve)
         page = context.new_page()
         page.errors, page.outside = [], []  # type: ignore[attr-defined]
@@ -53,9 +55,11 @@ def open_page(browser, built_site, site_url):
         page.on("pageerror", lambda e: page.errors.append(str(e)))
         page.on(
             "request",
-            lambda r: page.outside.append(r.url)
-            if r.url.startswith(("http:", "https:")) and not r.url.startswith(site_url + "/")
-            else None,
+            lambda r: (
+                page.outside.append(r.url)
+                if r.url.startswith(("http:", "https:")) and not r.url.startswith(site_url + "/")
+                else None
+            ),
         )
         contexts.append(context)
         pages.append(page)
@@ -81,13 +85,18 @@ def summary(page) -> str:
     return page.locator(".study-summary").inner_text()
 
 
-def test_grades_survive_reload_instant_navigation_and_an_import_into_a_fresh_profile(open_page, site_url, tmp_path):
+def test_grades_survive_reload_instant_navigation_and_an_import_into_a_fresh_profile(
+    open_page, site_url, tmp_path
+):
     page = open_page()
     page.goto(site_url + AUTOGRAD)
     assert bar(page, FIRST).locator(".answer-bar__status").inner_text() == "Not graded yet."
     bar(page, FIRST).locator("[data-grade=good]").click()
     bar(page, SECOND).locator("[data-grade=again]").click()
-    assert bar(page, SECOND).locator(".answer-bar__status").inner_text() == "Review again · next review tomorrow."
+    assert (
+        bar(page, SECOND).locator(".answer-bar__status").inner_text()
+        == "Review again · next review tomorrow."
+    )
 
     page.reload()
     assert bar(page, FIRST).locator(".answer-bar__status").inner_text().startswith("Got it · next review in ")
@@ -146,7 +155,8 @@ def test_progress_of_a_question_the_site_no_longer_has_is_left_out_without_error
 def test_corrupt_saved_progress_is_refused_and_never_written_over(open_page, site_url, tmp_path):
     page = open_page()
     page.goto(site_url + AUTOGRAD)
-    corrupt = '{"format": "pytorch-foundations/progress", "version": 1, "questions": {"view-vs-copy": {"due": "soon"}}}'
+    entry = '{"view-vs-copy": {"due": "soon"}}'
+    corrupt = f'{{"format": "pytorch-foundations/progress", "version": 1, "questions": {entry}}}'
     page.evaluate("([key, value]) => localStorage.setItem(key, value)", [KEY, corrupt])
     page.reload()
     status = bar(page, FIRST).locator(".answer-bar__status")
@@ -170,7 +180,9 @@ def test_corrupt_saved_progress_is_refused_and_never_written_over(open_page, sit
 
     page.locator("[data-action=set-aside]").click()
     assert stored(page) is None
-    kept = page.evaluate("key => Object.keys(localStorage).filter(k => k.startsWith(key + '.unreadable.'))", KEY)
+    kept = page.evaluate(
+        "key => Object.keys(localStorage).filter(k => k.startsWith(key + '.unreadable.'))", KEY
+    )
     assert len(kept) == 1 and page.evaluate("k => localStorage.getItem(k)", kept[0]) == corrupt
     assert summary(page).startswith("0 of ")
 
@@ -183,7 +195,9 @@ def test_corrupt_saved_progress_is_refused_and_never_written_over(open_page, sit
         ('{"format": "pytorch-foundations/progress", "version": 2, "questions": {}}', "format version 2"),
     ],
 )
-def test_a_foreign_import_file_is_refused_without_touching_the_progress(open_page, site_url, tmp_path, content, reason):
+def test_a_foreign_import_file_is_refused_without_touching_the_progress(
+    open_page, site_url, tmp_path, content, reason
+):
     page = open_page(PHONE)
     page.goto(site_url + AUTOGRAD)
     bar(page, FIRST).locator("[data-grade=good]").click()
@@ -215,16 +229,20 @@ def test_two_step_reveal_and_hiding_from_where_the_reader_is_at_phone_width(open
 
     # Deep in the answer, the bar is at hand, and hiding keeps the reader at this question.
     middle = answer.locator(":scope > p").nth(2)
-    page.evaluate("e => window.scrollTo(0, e.getBoundingClientRect().top + scrollY - 300)", middle.element_handle())
+    page.evaluate(
+        "e => window.scrollTo(0, e.getBoundingClientRect().top + scrollY - 300)", middle.element_handle()
+    )
     hide = answer.locator(".answer-bar [data-step=hidden]")
     box = hide.bounding_box()
-    assert box and 0 < box["y"] and box["y"] + box["height"] <= PHONE["height"], "the bar follows the reader"
+    assert box and box["y"] > 0 and box["y"] + box["height"] <= PHONE["height"], "the bar follows the reader"
     scrolled = page.evaluate("scrollY")
     hide.click()
     assert not answer.is_visible()
     assert page.evaluate("scrollY") > 0 and page.evaluate("scrollY") < scrolled
     place = toggle.bounding_box()
-    assert place and abs(place["y"] - box["y"]) < 2, "the question's button takes the place of the one pressed"
+    assert place and abs(place["y"] - box["y"]) < 2, (
+        "the question's button takes the place of the one pressed"
+    )
     assert toggle.inner_text() == "Show short answer"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
@@ -256,7 +274,9 @@ def test_a_mock_interview_at_phone_width_feeds_the_progress(open_page, site_url)
         question = page.locator(".mock-question")
         assert page.locator(".mock-progress").inner_text() == f"Question {number} of 3"
         assert page.locator(".mock-topic").inner_text() == "Autograd and backpropagation"
-        page.wait_for_function("() => /^0:0[1-9] \\/ 2:00$/.test(document.querySelector('.mock-timer').textContent)")
+        page.wait_for_function(
+            "() => /^0:0[1-9] \\/ 2:00$/.test(document.querySelector('.mock-timer').textContent)"
+        )
         drawn.append(question.get_attribute("data-question-id"))
         assert not page.locator(".mock-answer").count()
         page.locator("[data-action=reveal]").click()
@@ -267,6 +287,8 @@ def test_a_mock_interview_at_phone_width_feeds_the_progress(open_page, site_url)
     assert page.locator(".mock-score").inner_text().startswith("Got 2 of 3")
     assert page.locator(".mock-results li").count() == 3
     grades = json.loads(stored(page))["questions"]
-    assert {k: v["last_grade"] for k, v in grades.items()} == dict(zip(drawn, ["good", "again", "good"], strict=True))
+    assert {k: v["last_grade"] for k, v in grades.items()} == dict(
+        zip(drawn, ["good", "again", "good"], strict=True)
+    )
     page.goto(site_url + "/study/")
     assert summary(page).startswith("3 of ") and "1 missed" in summary(page)

@@ -51,7 +51,10 @@ def test_an_unknown_answer_target_is_a_visible_error_and_a_warning():
 
 
 def test_a_question_heading_and_its_answer_carry_the_question_id():
-    html, _ = render(SOURCE + "\n## Prose { #notes }\n\n/// html | div.answer\n\nNot a question.\n\n///\n", page="week-1/p.md")
+    html, _ = render(
+        SOURCE + "\n## Prose { #notes }\n\n/// html | div.answer\n\nNot a question.\n\n///\n",
+        page="week-1/p.md",
+    )
     assert '<h2 data-question-id="q" id="q">' in html
     assert html.count('data-question-id="q"') == 2, "the heading and its answer, not the block under prose"
 

@@ -13,6 +13,9 @@ def test_the_progress_logic_passes_its_node_tests(root):
     if node is None:
         pytest.skip("node is not installed")
     run = subprocess.run(
-        [node, "--test", str(root / "tests" / "studysite" / "js")], capture_output=True, text=True, timeout=120
+        [node, "--test", str(root / "tests" / "studysite" / "js")],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
