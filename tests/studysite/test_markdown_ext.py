@@ -62,3 +62,16 @@ def test_a_question_heading_and_its_answer_carry_the_question_id():
 def test_a_heading_with_the_same_anchor_on_another_page_is_not_that_question():
     html, _ = render(SOURCE, page="week-2/other.md")
     assert "data-question-id" not in html
+
+
+def test_a_question_moved_to_another_page_keeps_its_id():
+    moved = {q.url: q for q in parse(SOURCE, "week-2/moved.md")}
+    md = markdown.Markdown(
+        extensions=[
+            "attr_list",
+            "pymdownx.blocks.html",
+            StudyExtension(moved.get, lambda: "week-2/moved.md", print),
+        ]
+    )
+    html = md.convert(SOURCE)
+    assert '<h2 data-question-id="q" id="q">' in html and '<div class="answer" data-question-id="q">' in html
