@@ -58,6 +58,14 @@
     if (toggle && toggle !== pressed) window.scrollBy(0, toggle.getBoundingClientRect().top - before);
   }
 
+  // Reveals the rest of an answer below its short answer, which stays where the reader sees it
+  // (the browser's scroll anchoring could otherwise follow the bar to the end of the answer).
+  function revealInPlace(answer, stage) {
+    var before = answer.getBoundingClientRect().top;
+    setStage(answer, stage);
+    window.scrollBy(0, answer.getBoundingClientRect().top - before);
+  }
+
   function addSwitch() {
     if (document.querySelector(".selftest-switch")) return;
     var header = document.querySelector(".md-header__inner");
@@ -123,7 +131,7 @@
       if (!target) return;
       var step = target.getAttribute("data-step");
       if (step === "hidden") hideInPlace(answer, target);
-      else if (step) setStage(answer, step);
+      else if (step) revealInPlace(answer, step);
       var verdict = target.getAttribute("data-grade");
       if (verdict && Progress) {
         var result = Progress.record(window.localStorage, id, verdict, new Date());

@@ -223,8 +223,11 @@ def test_two_step_reveal_and_hiding_from_where_the_reader_is_at_phone_width(open
     toggle.click()
     assert answer.locator(":scope > .short-answer").is_visible()
     assert not answer.locator(":scope > p").first.is_visible(), "the rest waits for the second step"
+    short = answer.locator(":scope > .short-answer")
+    short_at = short.bounding_box()
     answer.locator(".answer-bar [data-step=full]").click()
     assert answer.locator(":scope > p").first.is_visible()
+    assert abs(short.bounding_box()["y"] - short_at["y"]) < 2, "the reader stays at the short answer"
     assert not answer.locator(".answer-bar [data-step=full]").is_visible()
 
     # Deep in the answer, the bar is at hand, and hiding keeps the reader at this question.
