@@ -127,6 +127,7 @@ def test_grades_survive_reload_instant_navigation_and_an_import_into_a_fresh_pro
     other.wait_for_selector(".study-message--ok")
     assert other.locator(".study-message").inner_text().startswith("Imported: 2 new, 0 updated")
     assert summary(other).startswith("2 of ")
+    assert other.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     other.goto(site_url + AUTOGRAD)
     assert bar(other, FIRST).locator(".answer-bar__status").inner_text().startswith("Got it")
 
