@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from docexec import declarations, provenance, recordings, requirements
+from docexec import declarations, gist, provenance, recordings, requirements
 from docexec.result import FAILED, SKIPPED, Figure, Result
 
 if TYPE_CHECKING:
@@ -211,24 +211,31 @@ class SnippetRenderer:
         # The file name is the block's anchor: a correction's "Shown by" links to it.
         anchor = Path(path).stem
         self.anchors.add(anchor)
-        lines = _fenced(
-            declarations.displayed_source(source, decl),
-            f' {{ .python .docexec-source #{anchor} title="{_title(path)}" }}',
-        )
-        if decl.show:  # the part on show, and the program it runs in one click away
-            whole = declarations.displayed_source(source, dataclasses.replace(decl, show=None))
-            lines += ["", '??? note "The whole program"', "", *_indent(_fenced(whole, " python"), "    ")]
+        shown = gist.gist_source(source, decl) or declarations.displayed_source(source, decl)
+        lines = _fenced(shown, f' {{ .python .docexec-source #{anchor} title="{_title(path)}" }}')
+        # A gist or a part on show: the whole file that ran, one click away under the output.
+        whole_proof = self._whole_proof(source, decl) if decl.gist or decl.show else []
         outcome = self.results(path)
         self.outcomes.append(outcome)
         library = self._library_note(source)
         if outcome.status == SKIPPED:
-            return lines + (self._cuda_note(path) if decl.cuda else []) + library
+            return lines + (self._cuda_note(path) if decl.cuda else []) + whole_proof + library
         if outcome.status == FAILED:
             if self.strict:
                 raise SnippetError(f"{where}: snippet failed: {outcome.failure}")
             log.warning("%s: snippet failed: %s", where, outcome.failure)
-            return lines + self._output(outcome) + self._failure(outcome)
-        return lines + self._output(outcome) + self._provenance(outcome) + library
+            return lines + self._output(outcome) + self._failure(outcome) + whole_proof
+        return lines + self._output(outcome) + self._provenance(outcome) + whole_proof + library
+
+    def _whole_proof(self, source: str, decl: declarations.Declarations) -> list[str]:
+        whole = declarations.displayed_source(source, dataclasses.replace(decl, show=None))
+        count = whole.count("\n")
+        return [
+            "",
+            f'??? docexec-proof "The whole proof ({count} lines)"',
+            "",
+            *_indent(_fenced(whole, " python"), "    "),
+        ]
 
     def _output(self, outcome: Result) -> list[str]:
         lines: list[str] = []
