@@ -13,6 +13,10 @@ so an error still names its real line; readers never see them (`declarations.dis
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
+from docexec import declarations
 from docexec.declarations import Declarations, is_hidden_line
 
 MAX_GIST_LINES = 12  # a gist longer than this is no longer the point in view
@@ -56,3 +60,28 @@ def gist_source(source: str, declarations: Declarations) -> str | None:
     indents = [len(line) - len(line.lstrip()) for line in joined if line.strip()]
     cut = min(indents, default=0)
     return "\n".join(line[cut:] for line in joined) + "\n"
+
+
+def gist_problems(root: Path, path: str) -> list[str]:
+    """Why the snippet at ``path`` (relative to ``root``) breaks the gist rule, each as ``file:line:
+    problem``: a long snippet marks the lines to read first, and they stay short."""
+    try:
+        decl = declarations.parse_file(root / path, root)  # unbalanced markers: refused with their line
+    except declarations.DeclarationError as error:
+        return [str(error).split(". Accepted declarations:")[0]]
+    source = (root / path).read_text(encoding="utf-8")
+    shown = declarations.displayed_source(source, replace(decl, show=None)).count("\n")
+    if decl.show:  # a part on show (``show=NAME``) serves as the gist
+        first, last = decl.sections[decl.show]
+        regions, where = [(first, last)], first - 1
+    else:
+        regions, where = list(decl.gist), decl.gist[0][0] - 1 if decl.gist else 1
+    length = sum(last - first + 1 for first, last in regions)
+    if not regions and shown > GIST_NEEDED_OVER:
+        return [
+            f"{path}:1: {shown} lines and no gist: mark the lines a reader should see first "
+            f"(at most {MAX_GIST_LINES}) between '# --8<-- [start:gist]' and '# --8<-- [end:gist]'"
+        ]
+    if length > MAX_GIST_LINES:
+        return [f"{path}:{where}: the gist is {length} lines; at most {MAX_GIST_LINES} stay the point in view"]
+    return []
