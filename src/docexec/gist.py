@@ -83,5 +83,7 @@ def gist_problems(root: Path, path: str) -> list[str]:
             f"(at most {MAX_GIST_LINES}) between '# --8<-- [start:gist]' and '# --8<-- [end:gist]'"
         ]
     if length > MAX_GIST_LINES:
-        return [f"{path}:{where}: the gist is {length} lines; at most {MAX_GIST_LINES} stay the point in view"]
+        return [
+            f"{path}:{where}: the gist is {length} lines; at most {MAX_GIST_LINES} stay the point in view"
+        ]
     return []

@@ -156,7 +156,10 @@ def test_a_lab_keeps_its_whole_code_without_gist_markers(module_project):
     result = engine.run([path], progress=False)[0][path]
     notebook = labs.notebook_from(module_project.root, path, result, None, None)
     code = notebook.cells[0].source
-    assert code == "import math\n\nroot = math.sqrt(4)\nprint(root)" and notebook.cells[0].outputs[0].text == "2.0\n"
+    assert (
+        code == "import math\n\nroot = math.sqrt(4)\nprint(root)"
+        and notebook.cells[0].outputs[0].text == "2.0\n"
+    )
 
 
 def test_a_page_notebook_keeps_a_gisted_snippets_whole_code_without_markers(module_project):
@@ -164,7 +167,10 @@ def test_a_page_notebook_keeps_a_gisted_snippets_whole_code_without_markers(modu
     engine = module_project.engine()
     results, _ = engine.run([path], progress=False)
     built = page_notebook.notebook_for_page(
-        module_project.root, "# Page\n\n%run snippets/page/gisted.py\n", results.__getitem__, engine.environment
+        module_project.root,
+        "# Page\n\n%run snippets/page/gisted.py\n",
+        results.__getitem__,
+        engine.environment,
     )
     code = [cell.source for cell in built.cells if cell.cell_type == "code"]
     assert code[-1] == "import math\n\nroot = math.sqrt(4)\nprint(root)"

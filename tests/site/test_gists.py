@@ -81,7 +81,8 @@ def test_a_long_snippet_without_a_gist_fails_naming_its_file(tree):
     root = tree({"long.py": _marked([*SETUP, "print(value_1)"])})
     assert all_gist_problems(root) == [
         f"snippets/page/long.py:1: {GIST_NEEDED_OVER + 1} lines and no gist: mark the lines a reader "
-        f"should see first (at most {MAX_GIST_LINES}) between '# --8<-- [start:gist]' and '# --8<-- [end:gist]'"
+        f"should see first (at most {MAX_GIST_LINES}) between '# --8<-- [start:gist]' "
+        "and '# --8<-- [end:gist]'"
     ]
 
 
@@ -97,7 +98,10 @@ def test_a_gist_over_twelve_lines_fails_at_its_first_marker(tree):
     ("lines", "problem"),
     [
         (["# --8<-- [start:gist]", "x = 1"], "snippets/page/open.py:1: section 'gist' is never ended"),
-        (["x = 1", "    # --8<-- [end:gist]"], "snippets/page/open.py:2: section 'gist' ends without a start"),
+        (
+            ["x = 1", "    # --8<-- [end:gist]"],
+            "snippets/page/open.py:2: section 'gist' ends without a start",
+        ),
         (
             ["# --8<-- [start:gist]", "# --8<-- [start:gist]", "# --8<-- [end:gist]"],
             "snippets/page/open.py:2: section 'gist' starts again before it ends",
