@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from docexec import declarations, gist, provenance, recordings, requirements
+from docexec import declarations, gist, output_layout, provenance, recordings, requirements
 from docexec.result import FAILED, SKIPPED, Figure, Result
 
 if TYPE_CHECKING:
@@ -190,6 +190,7 @@ class SnippetRenderer:
         self.page_uri = page_uri
         self.anchors: set[str] = set()  # ids of the snippet blocks rendered on the current page
         self.outcomes: list[Result] = []  # what the page shows, in order
+        self.library_noted = False  # where torchguide comes from is said once per page
 
     def render(self, path: str, page_line: int) -> list[str]:
         where = f"{self.page}:{page_line}"
@@ -241,10 +242,14 @@ class SnippetRenderer:
         lines: list[str] = []
         text = outcome.output
         if text.strip():
-            lines += ["", *self._foldable(text, ".text .docexec-output", "Output")]
+            # A table keeps its columns and scrolls; any other output wraps, marked (docexec.css).
+            classes = ".text .docexec-output" + (" .docexec-table" if output_layout.is_tabular(text) else "")
+            lines += ["", *self._foldable(text, classes, "Output")]
         if outcome.expected_exception and outcome.exception:
+            # Never folded: its last line, the message, is what the page's answer quotes.
             title = f"Raises {outcome.exception.type}, as intended"
-            lines += ["", *self._foldable(outcome.exception.traceback, ".pytb .docexec-raises", title)]
+            traceback = outcome.exception.traceback
+            lines += ["", *_fenced(traceback, f' {{ .pytb .docexec-raises title="{_title(title)}" }}')]
         for figure in outcome.figures:
             lines += ["", self._figure(figure, outcome.path)]
         return lines
@@ -283,8 +288,9 @@ class SnippetRenderer:
 
     def _library_note(self, source: str) -> list[str]:
         """Where ``torchguide`` comes from, for a reader who copies the snippet."""
-        if requirements.LIBRARY_MODULE not in requirements.imported_modules(source):
+        if self.library_noted or requirements.LIBRARY_MODULE not in requirements.imported_modules(source):
             return []
+        self.library_noted = True
         reference = posixpath.relpath(REFERENCE_PAGE, posixpath.dirname(self.page_uri) or ".")
         command = requirements.pip_command([requirements.library_requirement(self.library_repository)])
         return [

@@ -117,6 +117,13 @@ def test_a_snippet_that_uses_the_library_says_how_to_install_it(project, render)
     assert "docexec-library" not in render("%run snippets/page/plain.py")
 
 
+def test_the_library_install_line_is_said_once_per_page(project, render):
+    project.snippet("page/lib_one.py", "import torchguide.layout\n\nprint('one')\n")
+    project.snippet("page/lib_two.py", "import torchguide\n\nprint('two')\n")
+    html = render("%run snippets/page/lib_one.py\n\n%run snippets/page/lib_two.py\n")
+    assert html.count('class="docexec-library"') == 1 and html.index("docexec-library") < html.index("two")
+
+
 def test_a_directive_inside_a_code_fence_is_left_alone(project, render):
     html = render("```text\n%run snippets/page/example.py\n```\n")
     assert "%run snippets/page/example.py" in html and "Snippet error" not in html
@@ -242,3 +249,35 @@ def test_figures_become_sized_lazy_images_that_open_at_full_size(project, render
         assert re.search(r'\bwidth="\d+"', image) and re.search(r'\bheight="\d+"', image)
     # The wide figure keeps a width at which its text stays legible; a phone scrolls it.
     assert "min-width" in links[1][2]
+
+
+def test_a_printed_matrix_is_marked_as_a_table_and_a_message_is_not(project, render):
+    project.snippet("page/matrix.py", "import torch\n\nprint(torch.arange(6.0).reshape(2, 3))\n")
+    project.snippet("page/message.py", "print('x' * 200)\n")
+    assert "docexec-table" in render("%run snippets/page/matrix.py")
+    assert "docexec-table" not in render("%run snippets/page/message.py")
+
+
+@pytest.mark.parametrize(
+    ("text", "tabular"),
+    [
+        ("tensor([[0., 1.],\n        [2., 3.]])\n", True),
+        ("name    dtype    bytes\nx       float32  4\ny       int64    8\n", True),
+        ("tensor([1., 2.])\nstrides: (4, 1) -> (1, 4)\n", False),
+        ("RuntimeError: view size is not compatible with input tensor's size and stride\n", False),
+        ("a  b\nc  d\n", False),  # two lines that happen to align are no table
+    ],
+)
+def test_tables_are_told_from_prose_by_their_columns(text, tabular):
+    from docexec.output_layout import is_tabular
+
+    assert is_tabular(text) is tabular
+
+
+def test_a_long_traceback_is_never_folded_so_its_message_stays_in_view(project, render):
+    calls = "".join(f"def step_{n}():\n    step_{n + 1}()\n\n\n" for n in range(20))
+    code = f"# docexec: raises=ValueError\n{calls}def step_20():\n    raise ValueError('the end')\n\n\nstep_0()\n"
+    project.snippet("page/deep.py", code)
+    html = render("%run snippets/page/deep.py")
+    traceback = html[html.index("docexec-raises") :]
+    assert traceback.count("step_") > 25 and "the end" in traceback and "docexec-fold" not in html
