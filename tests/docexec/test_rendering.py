@@ -276,7 +276,8 @@ def test_tables_are_told_from_prose_by_their_columns(text, tabular):
 
 def test_a_long_traceback_is_never_folded_so_its_message_stays_in_view(project, render):
     calls = "".join(f"def step_{n}():\n    step_{n + 1}()\n\n\n" for n in range(20))
-    code = f"# docexec: raises=ValueError\n{calls}def step_20():\n    raise ValueError('the end')\n\n\nstep_0()\n"
+    last = "def step_20():\n    raise ValueError('the end')\n\n\nstep_0()\n"
+    code = f"# docexec: raises=ValueError\n{calls}{last}"
     project.snippet("page/deep.py", code)
     html = render("%run snippets/page/deep.py")
     traceback = html[html.index("docexec-raises") :]
