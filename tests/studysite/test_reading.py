@@ -63,3 +63,7 @@ def test_a_page_opens_with_the_list_of_its_questions_and_the_review_page_too():
     html = render(review, "review.md")
     assert "study-on-this-page--every-width" in html
     assert re.findall(r'<li><a href="(#[^"]+)">([^<]+)</a>', html) == [("#q1", "First"), ("#q2", "Second")]
+
+
+def test_the_asked_as_text_that_flash_cards_use_has_no_escaped_quote():
+    assert FOUND[0].asked_as.startswith('*Asked as:* "What is "a view"?"')
