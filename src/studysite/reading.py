@@ -52,11 +52,12 @@ def sources_page(found: list[Question]) -> str:
     for question in found:
         for source, number in question.sources:
             cited.setdefault(source, {}).setdefault(number, []).append(question)
+    example = next((f"({s}, Q{n})" for s in sorted(cited) for n in sorted(cited[s])), "(Day 1, Q1)")
     lines = [
         "# Sources",
         "",
         "The questions on this site come from study notes: lists of interview questions with the",
-        "answers people usually give. A tag such as *(Day 9, Q14)* after a question's *Asked as* line",
+        f"answers people usually give. A tag such as *{example[1:-1]}* after a question's *Asked as* line",
         "names the note and the question's number in it. The notes are not always right: every claim",
         "was checked by running code, and where a note is wrong the page says so in a correction box",
         "(all of them are listed under [Corrections](corrections.md)).",

@@ -135,28 +135,40 @@ def test_the_scheme_follows_the_readers_system(open_page, site_url, width, schem
 
 
 @pytest.mark.parametrize(("width", "scheme"), VIEWS)
-def test_printed_lines_keep_their_lines_and_scroll_sideways(open_page, site_url, width, scheme):
+def test_printed_lines_wrap_with_a_mark_on_each_continuation_and_tables_keep_their_columns(
+    open_page, site_url, width, scheme
+):
     page = open_page(f"{site_url}/{PROVING_GROUND}", width, scheme)
     blocks = page.locator(".docexec-output:not(.docexec-long) pre > code, .docexec-raises pre > code")
     assert blocks.count() >= 3
     measured = blocks.evaluate_all(
         """codes => codes.map(code => {
             const style = getComputedStyle(code);
-            const inner = code.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+            const lineHeight = parseFloat(style.lineHeight);
+            const lines = [...code.querySelectorAll(':scope > span[id]')];
             return {
+                table: code.closest('.docexec-table') !== null,
                 whiteSpace: style.whiteSpace,
+                cut: code.scrollWidth > code.clientWidth + 1,
                 lines: code.textContent.replace(/\\n$/, "").split("\\n").length,
-                rendered: Math.round(inner / parseFloat(style.lineHeight)),
-                scrolls: code.scrollWidth > code.clientWidth,
-                overflow: style.overflowX,
+                rows: lines.map(line => Math.round(line.getBoundingClientRect().height / lineHeight)),
+                marks: lines.map(line => {
+                    const mark = getComputedStyle(line, '::before');
+                    return mark.content.includes('↪') ? Math.round(parseFloat(mark.height) / lineHeight) : 0;
+                }),
             };
         })"""
     )
     for block in measured:
-        assert block["whiteSpace"] == "pre" and block["overflow"] == "auto", block
-        assert block["rendered"] == block["lines"], block  # one row per printed line: nothing wraps
+        assert len(block["rows"]) == block["lines"], block  # each printed line is its own element
+        if block["table"]:
+            assert block["whiteSpace"] == "pre" and set(block["rows"]) == {1}, block
+            continue
+        assert block["whiteSpace"] == "pre-wrap" and not block["cut"], block
+        # A line that takes n rows carries n - 1 marks: one on each continuation row, none on the first.
+        assert block["marks"] == [rows - 1 for rows in block["rows"]], block
     if width == 390:
-        assert any(block["scrolls"] for block in measured), "no wide output scrolls on a phone"
+        assert any(rows > 1 for block in measured for rows in block["rows"]), "no line wraps on a phone"
     clean(page)
 
 

@@ -57,7 +57,7 @@ print(f"list of str: the worker copied {copied:.1f}x the size of its "
       "str objects")
 
 read = np.linspace(0, 100, PARTS + 1)
-fig, ax = plt.subplots(figsize=(6, 3))
+fig, ax = plt.subplots(figsize=(4.8, 3.2))
 for name, mib in growth.items():
     ax.plot(read, mib, marker="o", label=name)
 ax.set_xlabel("share of the items the worker has read (%)")
