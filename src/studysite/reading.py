@@ -5,8 +5,8 @@ list of the page's questions that link to every question.
   and ``\\"`` (a quote escaped inside a quote in the notes) is shown as the quote it stands for.
 - A table whose second column is headed "questions" (a day's index) lists, for each page it links
   in its first column, that page's questions, each linked to its heading.
-- A page with questions opens with a folded list of them, shown where the side contents are
-  hidden (a phone); the review page shows its list at every width.
+- A page with questions (and the review page) opens with a folded list of them, shown where the
+  side contents are hidden (a phone).
 """
 
 from __future__ import annotations
@@ -138,8 +138,7 @@ class QuestionLinks(Treeprocessor):
         title = next(iter(root.iter("h1")), None)
         if len(entries) < 2 or title is None:
             return
-        every_width = " study-on-this-page--every-width" if page == REVIEW_PAGE else ""
-        box = ET.Element("details", {"class": "study-on-this-page" + every_width})
+        box = ET.Element("details", {"class": "study-on-this-page"})
         ET.SubElement(box, "summary").text = f"The {len(entries)} questions on this page"
         items = ET.SubElement(box, "ol")
         for text, anchor in entries:

@@ -61,7 +61,7 @@ def test_a_page_opens_with_the_list_of_its_questions_and_the_review_page_too():
     assert re.findall(r'<li><a href="(#[^"]+)">', html) == ["#view-vs-copy", "#view-error"]
     review = "# Review\n\n### 1. First { #q1 }\n\nText.\n\n### 2. Second { #q2 }\n\nText.\n"
     html = render(review, "review.md")
-    assert "study-on-this-page--every-width" in html
+    assert '<details class="study-on-this-page">' in html
     assert re.findall(r'<li><a href="(#[^"]+)">([^<]+)</a>', html) == [("#q1", "First"), ("#q2", "Second")]
 
 
