@@ -74,6 +74,7 @@ class Declarations:
     match: str | None = None
     timeout: float | None = None  # seconds; None: the project's default (`docexec.config`)
     show: str | None = None
+    show_line: int | None = None  # where show= is declared
     memory: int | None = None  # bytes; None: the project's default
     raises_line: int | None = None  # where raises= is declared: a raise that does not come names it
     # name -> (first line, last line) of the part's content, 1-based and inclusive
@@ -127,18 +128,13 @@ def parse(source: str, path: str) -> Declarations:
             f"show={show} names no section; "  # type: ignore[arg-type]
             f"sections here: {sorted(sections) or 'none'}",
         )
-    if show is not None and gist:
-        raise DeclarationError(
-            path,
-            values["show_line"],  # type: ignore[arg-type]
-            f"show={show} and a gist marked at line {gist[0][0] - 1}: a page shows one of them, keep one",
-        )
     return Declarations(
         cuda=bool(values.get("cuda", False)),
         raises=values.get("raises"),  # type: ignore[arg-type]
         match=values.get("match"),  # type: ignore[arg-type]
         timeout=values.get("timeout"),  # type: ignore[arg-type]
         show=show,  # type: ignore[arg-type]
+        show_line=values.get("show_line"),  # type: ignore[arg-type]
         memory=values.get("memory"),  # type: ignore[arg-type]
         raises_line=values.get("raises_line"),  # type: ignore[arg-type]
         sections=sections,

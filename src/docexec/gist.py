@@ -69,6 +69,10 @@ def gist_problems(root: Path, path: str) -> list[str]:
         decl = declarations.parse_file(root / path, root)  # unbalanced markers: refused with their line
     except declarations.DeclarationError as error:
         return [str(error).split(". Accepted declarations:")[0]]
+    if decl.show and decl.gist:  # the page shows the gist; show= would mislead the next reader
+        return [
+            f"{path}:{decl.show_line}: show={decl.show} and a gist: the page shows the gist, remove show="
+        ]
     source = (root / path).read_text(encoding="utf-8")
     shown = declarations.displayed_source(source, replace(decl, show=None)).count("\n")
     if decl.show:  # a part on show (``show=NAME``) serves as the gist

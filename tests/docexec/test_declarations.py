@@ -100,6 +100,5 @@ def test_the_gist_may_be_marked_in_several_regions_and_other_parts_only_once():
     twice = "# --8<-- [start:core]\n# --8<-- [end:core]\n# --8<-- [start:core]\n# --8<-- [end:core]\n"
     with pytest.raises(DeclarationError, match=r"s.py:3: section 'core' starts twice"):
         parse(twice, "s.py")
-    both = f"# docexec: show=core\n# --8<-- [start:core]\n# --8<-- [end:core]\n{start}{end}"
-    with pytest.raises(DeclarationError, match=r"s.py:1: show=core and a gist marked at line 4"):
-        parse(both, "s.py")
+    both = f"# docexec: show=core\n# --8<-- [start:core]\n# --8<-- [end:core]\n{start}x = 1\n{end}"
+    assert parse(both, "s.py").show == "core" and parse(both, "s.py").show_line == 1

@@ -282,3 +282,14 @@ def test_a_long_traceback_is_never_folded_so_its_message_stays_in_view(project, 
     html = render("%run snippets/page/deep.py")
     traceback = html[html.index("docexec-raises") :]
     assert traceback.count("step_") > 25 and "the end" in traceback and "docexec-fold" not in html
+
+
+def test_a_gist_is_shown_rather_than_a_part_named_by_show(project, render):
+    code = (
+        "# docexec: show=core\n# --8<-- [start:core]\nsetup = 1\n# --8<-- [end:core]\n"
+        "# --8<-- [start:gist]\nprint(setup + 41)\n# --8<-- [end:gist]\n"
+    )
+    project.snippet("page/both.py", code)
+    html = render("%run snippets/page/both.py")
+    shown = _code_text(html[html.index('id="both"') : html.index("</code></pre>")])
+    assert "print(setup + 41)" in shown and "setup = 1" not in shown and "42" in html

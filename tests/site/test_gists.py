@@ -113,3 +113,17 @@ def test_unbalanced_markers_fail_with_file_and_line(tree, lines, problem):
     root = tree({"open.py": _marked(lines)})
     [found] = all_gist_problems(root)
     assert found.startswith(problem)
+
+
+def test_a_gist_beside_a_show_declaration_asks_to_remove_show(tree):
+    core = ["# --8<-- [start:core]", "x = 1", "# --8<-- [end:core]"]
+    root = tree(
+        {
+            "both.py": _marked(
+                ["# docexec: show=core", *core, "# --8<-- [start:gist]", "y = 2", "# --8<-- [end:gist]"]
+            )
+        }
+    )
+    assert all_gist_problems(root) == [
+        "snippets/page/both.py:1: show=core and a gist: the page shows the gist, remove show="
+    ]
