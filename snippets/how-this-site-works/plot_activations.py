@@ -8,7 +8,7 @@ relu, gelu = F.relu(x), F.gelu(x)
 assert torch.all(relu[x < 0] == 0)
 assert gelu.min() < 0
 
-fig, ax = plt.subplots(figsize=(6, 3))
+fig, ax = plt.subplots(figsize=(4.8, 3))
 ax.plot(x, relu, label="ReLU")
 ax.plot(x, gelu, label="GELU")
 ax.set(title="Two activations", xlabel="input", ylabel="output")

@@ -9,7 +9,8 @@ One parser serves the build, the tests and the command line, so they all read on
     # docexec: memory=8G                              its processes may use 8 GiB (default 4 GiB)
 
 Named parts use the section markers of pymdownx.snippets, so the standard extension can
-include the same part: ``# --8<-- [start:core]`` ... ``# --8<-- [end:core]``.
+include the same part: ``# --8<-- [start:core]`` ... ``# --8<-- [end:core]``. The part named
+``gist`` may be marked more than once: its regions together are the lines the page shows first.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ _TYPO_SIMILARITY = 0.8  # difflib ratio: "docexc" 0.92, "doc-exec" 0.93, "doctes
 _SECTION_LINE = re.compile(r"^\s*#\s*-{1,}8<-{1,}\s*\[(start|end):([\w-]+)\]\s*$")
 _SECTION_LIKE = re.compile(r"^\s*#\s*-+8<")  # meant as a marker, whatever follows
 _EXCEPTION_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+GIST = "gist"  # the section a page shows first, above the output; it may be marked in several regions
 
 
 class DeclarationError(ValueError):
@@ -72,10 +74,13 @@ class Declarations:
     match: str | None = None
     timeout: float | None = None  # seconds; None: the project's default (`docexec.config`)
     show: str | None = None
+    show_line: int | None = None  # where show= is declared
     memory: int | None = None  # bytes; None: the project's default
     raises_line: int | None = None  # where raises= is declared: a raise that does not come names it
     # name -> (first line, last line) of the part's content, 1-based and inclusive
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # the regions marked as the gist, in file order, as (first line, last line) like ``sections``
+    gist: tuple[tuple[int, int], ...] = ()
 
 
 def parse(source: str, path: str) -> Declarations:
@@ -83,6 +88,7 @@ def parse(source: str, path: str) -> Declarations:
     values: dict[str, object] = {}
     _reject_trailing_declarations(source, path)
     sections: dict[str, tuple[int, int]] = {}
+    gist: list[tuple[int, int]] = []
     open_sections: dict[str, int] = {}
     for number, line in enumerate(source.splitlines(), start=1):
         if _looks_like_declaration(line):
@@ -92,13 +98,18 @@ def parse(source: str, path: str) -> Declarations:
         if marker:
             kind, name = marker.groups()
             if kind == "start":
-                if name in open_sections or name in sections:
+                if name in open_sections:
+                    raise DeclarationError(path, number, f"section {name!r} starts again before it ends")
+                if name in sections and name != GIST:
                     raise DeclarationError(path, number, f"section {name!r} starts twice")
                 open_sections[name] = number
             else:
                 if name not in open_sections:
                     raise DeclarationError(path, number, f"section {name!r} ends without a start")
-                sections[name] = (open_sections.pop(name) + 1, number - 1)
+                region = (open_sections.pop(name) + 1, number - 1)
+                if name == GIST:
+                    gist.append(region)
+                sections.setdefault(name, region)
         elif _SECTION_LIKE.match(line):
             raise DeclarationError(
                 path,
@@ -123,9 +134,11 @@ def parse(source: str, path: str) -> Declarations:
         match=values.get("match"),  # type: ignore[arg-type]
         timeout=values.get("timeout"),  # type: ignore[arg-type]
         show=show,  # type: ignore[arg-type]
+        show_line=values.get("show_line"),  # type: ignore[arg-type]
         memory=values.get("memory"),  # type: ignore[arg-type]
         raises_line=values.get("raises_line"),  # type: ignore[arg-type]
         sections=sections,
+        gist=tuple(gist),
     )
 
 
@@ -247,7 +260,7 @@ def displayed_source(source: str, declarations: Declarations) -> str:
     if declarations.show:
         first, last = declarations.sections[declarations.show]
         lines = lines[first - 1 : last]
-    kept = [line for line in lines if not (_DECLARATION_LINE.match(line) or _SECTION_LINE.match(line))]
+    kept = [line for line in lines if not is_hidden_line(line)]
     while kept and not kept[0].strip():
         kept.pop(0)
     while kept and not kept[-1].strip():
@@ -255,6 +268,11 @@ def displayed_source(source: str, declarations: Declarations) -> str:
     if declarations.show:
         kept = _dedent(kept)
     return "\n".join(kept) + "\n"
+
+
+def is_hidden_line(line: str) -> bool:
+    """A declaration or section marker line: it speaks to the engine, a reader never sees it."""
+    return bool(_DECLARATION_LINE.match(line) or _SECTION_LINE.match(line))
 
 
 def _dedent(lines: list[str]) -> list[str]:

@@ -14,6 +14,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from docexec.declarations import is_hidden_line
 from docexec.page_notebook import figure_output, install_cell
 from docexec.result import Result
 
@@ -47,6 +48,8 @@ def notebook_from(
     source = file.read_text(encoding="utf-8")
     notebook = jupytext.reads(source, fmt="py:percent")
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    for cell in code_cells:  # gist and section markers speak to the site, not to the lab's reader
+        cell.source = "\n".join(line for line in cell.source.split("\n") if not is_hidden_line(line))
     if result.cells and len(result.cells) > len(code_cells):
         raise LabError(
             f"{path}: {len(code_cells)} code cells, but {len(result.cells)} were executed; "

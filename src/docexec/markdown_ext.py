@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from docexec import declarations, provenance, recordings, requirements
+from docexec import declarations, gist, output_layout, provenance, recordings, requirements
 from docexec.result import FAILED, SKIPPED, Figure, Result
 
 if TYPE_CHECKING:
@@ -190,6 +190,7 @@ class SnippetRenderer:
         self.page_uri = page_uri
         self.anchors: set[str] = set()  # ids of the snippet blocks rendered on the current page
         self.outcomes: list[Result] = []  # what the page shows, in order
+        self.library_noted = False  # where torchguide comes from is said once per page
 
     def render(self, path: str, page_line: int) -> list[str]:
         where = f"{self.page}:{page_line}"
@@ -211,33 +212,44 @@ class SnippetRenderer:
         # The file name is the block's anchor: a correction's "Shown by" links to it.
         anchor = Path(path).stem
         self.anchors.add(anchor)
-        lines = _fenced(
-            declarations.displayed_source(source, decl),
-            f' {{ .python .docexec-source #{anchor} title="{_title(path)}" }}',
-        )
-        if decl.show:  # the part on show, and the program it runs in one click away
-            whole = declarations.displayed_source(source, dataclasses.replace(decl, show=None))
-            lines += ["", '??? note "The whole program"', "", *_indent(_fenced(whole, " python"), "    ")]
+        shown = gist.gist_source(source, decl) or declarations.displayed_source(source, decl)
+        lines = _fenced(shown, f' {{ .python .docexec-source #{anchor} title="{_title(path)}" }}')
+        # A gist or a part on show: the whole file that ran, one click away under the output.
+        whole_proof = self._whole_proof(source, decl) if decl.gist or decl.show else []
         outcome = self.results(path)
         self.outcomes.append(outcome)
         library = self._library_note(source)
         if outcome.status == SKIPPED:
-            return lines + (self._cuda_note(path) if decl.cuda else []) + library
+            return lines + (self._cuda_note(path) if decl.cuda else []) + whole_proof + library
         if outcome.status == FAILED:
             if self.strict:
                 raise SnippetError(f"{where}: snippet failed: {outcome.failure}")
             log.warning("%s: snippet failed: %s", where, outcome.failure)
-            return lines + self._output(outcome) + self._failure(outcome)
-        return lines + self._output(outcome) + self._provenance(outcome) + library
+            return lines + self._output(outcome) + self._failure(outcome) + whole_proof
+        return lines + self._output(outcome) + self._provenance(outcome) + whole_proof + library
+
+    def _whole_proof(self, source: str, decl: declarations.Declarations) -> list[str]:
+        whole = declarations.displayed_source(source, dataclasses.replace(decl, show=None))
+        count = whole.count("\n")
+        return [
+            "",
+            f'??? docexec-proof "The whole proof ({count} lines)"',
+            "",
+            *_indent(_fenced(whole, " python"), "    "),
+        ]
 
     def _output(self, outcome: Result) -> list[str]:
         lines: list[str] = []
         text = outcome.output
         if text.strip():
-            lines += ["", *self._foldable(text, ".text .docexec-output", "Output")]
+            # A table keeps its columns and scrolls; any other output wraps, marked (docexec.css).
+            classes = ".text .docexec-output" + (" .docexec-table" if output_layout.is_tabular(text) else "")
+            lines += ["", *self._foldable(text, classes, "Output")]
         if outcome.expected_exception and outcome.exception:
+            # Never folded: its last line, the message, is what the page's answer quotes.
             title = f"Raises {outcome.exception.type}, as intended"
-            lines += ["", *self._foldable(outcome.exception.traceback, ".pytb .docexec-raises", title)]
+            traceback = outcome.exception.traceback
+            lines += ["", *_fenced(traceback, f' {{ .pytb .docexec-raises title="{_title(title)}" }}')]
         for figure in outcome.figures:
             lines += ["", self._figure(figure, outcome.path)]
         return lines
@@ -276,8 +288,9 @@ class SnippetRenderer:
 
     def _library_note(self, source: str) -> list[str]:
         """Where ``torchguide`` comes from, for a reader who copies the snippet."""
-        if requirements.LIBRARY_MODULE not in requirements.imported_modules(source):
+        if self.library_noted or requirements.LIBRARY_MODULE not in requirements.imported_modules(source):
             return []
+        self.library_noted = True
         reference = posixpath.relpath(REFERENCE_PAGE, posixpath.dirname(self.page_uri) or ".")
         command = requirements.pip_command([requirements.library_requirement(self.library_repository)])
         return [

@@ -11,7 +11,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from studysite import flashcards, questions, study_pages
+from studysite import flashcards, questions, reading, study_pages
 from studysite.markdown_ext import StudyExtension
 
 log = logging.getLogger("mkdocs.plugins.studysite")
@@ -31,6 +31,9 @@ class StudySitePlugin(BasePlugin):
         config.markdown_extensions.append(  # type: ignore[arg-type]
             StudyExtension(self.questions.get, lambda: self._page, log.warning)
         )
+        config.markdown_extensions.append(  # type: ignore[arg-type]
+            reading.ReadingExtension(lambda: list(self.questions.values()), lambda: self._page)
+        )
         return config
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
@@ -48,6 +51,7 @@ class StudySitePlugin(BasePlugin):
             (study_pages.MOCK_PAGE, study_pages.mock_page(found, titles)),
         ):
             files.append(File.generated(config, name, content=content))
+        files.append(File.generated(config, reading.SOURCES_PAGE, content=reading.sources_page(found)))
         deck = flashcards.build_deck(found, config.site_url or "/")
         files.append(File.generated(config, DECK_FILE, content=deck))
         return files

@@ -139,7 +139,8 @@ def parse(text: str, page: str) -> list[Question]:
                     if not follow.strip():
                         break
                     paragraph.append(follow)
-                question.asked_as = " ".join(paragraph)
+                # A quote inside the notes' quote is escaped there (\"): a reader sees the quote.
+                question.asked_as = " ".join(paragraph).replace('\\"', '"')
             admonition = ADMONITION.match(line)
             if not admonition:
                 continue

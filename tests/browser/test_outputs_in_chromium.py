@@ -135,28 +135,42 @@ def test_the_scheme_follows_the_readers_system(open_page, site_url, width, schem
 
 
 @pytest.mark.parametrize(("width", "scheme"), VIEWS)
-def test_printed_lines_keep_their_lines_and_scroll_sideways(open_page, site_url, width, scheme):
+def test_printed_lines_wrap_with_a_mark_on_each_continuation_and_tables_keep_their_columns(
+    open_page, site_url, width, scheme
+):
     page = open_page(f"{site_url}/{PROVING_GROUND}", width, scheme)
     blocks = page.locator(".docexec-output:not(.docexec-long) pre > code, .docexec-raises pre > code")
     assert blocks.count() >= 3
     measured = blocks.evaluate_all(
         """codes => codes.map(code => {
             const style = getComputedStyle(code);
-            const inner = code.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+            const lines = [...code.querySelectorAll(':scope > span[id]')];
             return {
+                table: code.closest('.docexec-table') !== null,
                 whiteSpace: style.whiteSpace,
-                lines: code.textContent.replace(/\\n$/, "").split("\\n").length,
-                rendered: Math.round(inner / parseFloat(style.lineHeight)),
-                scrolls: code.scrollWidth > code.clientWidth,
-                overflow: style.overflowX,
+                cut: code.scrollWidth > code.clientWidth + 1,
+                printed: code.textContent.replace(/\\n$/, "").split("\\n").length,
+                read: code.innerText.replace(/\\n$/, "").split("\\n").length,
+                rows: lines.map(line => line.getClientRects().length),
+                gutterMarks: style.backgroundImage.includes('svg'),
+                firstRowsCovered: lines.every(line => {
+                    const cover = getComputedStyle(line, '::before');
+                    return parseFloat(cover.width) > 0 && cover.backgroundColor === style.backgroundColor;
+                }),
             };
         })"""
     )
     for block in measured:
-        assert block["whiteSpace"] == "pre" and block["overflow"] == "auto", block
-        assert block["rendered"] == block["lines"], block  # one row per printed line: nothing wraps
+        assert block["read"] == block["printed"] == len(block["rows"]), block  # copied text: its own lines
+        if block["table"]:
+            assert block["whiteSpace"] == "pre" and set(block["rows"]) == {1}, block
+            continue
+        assert block["whiteSpace"] == "pre-wrap" and not block["cut"], block
+        # Every row of the gutter holds a mark, and each printed line covers the mark on its first
+        # row: what remains marks the continuation rows of wrapped lines.
+        assert block["gutterMarks"] and block["firstRowsCovered"], block
     if width == 390:
-        assert any(block["scrolls"] for block in measured), "no wide output scrolls on a phone"
+        assert any(rows > 1 for block in measured for rows in block["rows"]), "no line wraps on a phone"
     clean(page)
 
 

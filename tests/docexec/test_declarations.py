@@ -91,3 +91,14 @@ def test_the_largest_timeout_is_accepted_and_ordinary_comments_are_no_declaratio
 def test_the_raises_declaration_keeps_its_line():
     decl = parse("import torch\n\n# docexec: raises=ValueError\n", "snippets/a.py")
     assert decl.raises_line == 3
+
+
+def test_the_gist_may_be_marked_in_several_regions_and_other_parts_only_once():
+    start, end = "# --8<-- [start:gist]\n", "# --8<-- [end:gist]\n"
+    source = f"a = 1\n{start}b = 2\n{end}c = 3\n  {start}  d = 4\n  {end}"
+    assert parse(source, "s.py").gist == ((3, 3), (7, 7))
+    twice = "# --8<-- [start:core]\n# --8<-- [end:core]\n# --8<-- [start:core]\n# --8<-- [end:core]\n"
+    with pytest.raises(DeclarationError, match=r"s.py:3: section 'core' starts twice"):
+        parse(twice, "s.py")
+    both = f"# docexec: show=core\n# --8<-- [start:core]\n# --8<-- [end:core]\n{start}x = 1\n{end}"
+    assert parse(both, "s.py").show == "core" and parse(both, "s.py").show_line == 1

@@ -143,3 +143,34 @@ def test_a_lab_notebook_installs_what_it_imports_before_its_first_code_cell(modu
         ("code", "print(torch.ones(2).sum().item())"),
     ]
     assert notebook.cells[2].outputs[0].text == "2.0\n"
+
+
+GISTED = "import math\n\n# --8<-- [start:gist]\nroot = math.sqrt(4)\n# --8<-- [end:gist]\nprint(root)\n"
+
+
+def test_a_lab_keeps_its_whole_code_without_gist_markers(module_project):
+    from docexec import labs
+
+    path = module_project.snippet("labs/gisted_lab.py", "# %%\n" + GISTED)
+    engine = module_project.engine()
+    result = engine.run([path], progress=False)[0][path]
+    notebook = labs.notebook_from(module_project.root, path, result, None, None)
+    code = notebook.cells[0].source
+    assert (
+        code == "import math\n\nroot = math.sqrt(4)\nprint(root)"
+        and notebook.cells[0].outputs[0].text == "2.0\n"
+    )
+
+
+def test_a_page_notebook_keeps_a_gisted_snippets_whole_code_without_markers(module_project):
+    path = module_project.snippet("page/gisted.py", GISTED)
+    engine = module_project.engine()
+    results, _ = engine.run([path], progress=False)
+    built = page_notebook.notebook_for_page(
+        module_project.root,
+        "# Page\n\n%run snippets/page/gisted.py\n",
+        results.__getitem__,
+        engine.environment,
+    )
+    code = [cell.source for cell in built.cells if cell.cell_type == "code"]
+    assert code[-1] == "import math\n\nroot = math.sqrt(4)\nprint(root)"

@@ -1,5 +1,6 @@
 """The ``%run`` Markdown extension, rendered to HTML by Python-Markdown with superfences."""
 
+import html as htmllib
 import logging
 import re
 
@@ -116,6 +117,13 @@ def test_a_snippet_that_uses_the_library_says_how_to_install_it(project, render)
     assert "docexec-library" not in render("%run snippets/page/plain.py")
 
 
+def test_the_library_install_line_is_said_once_per_page(project, render):
+    project.snippet("page/lib_one.py", "import torchguide.layout\n\nprint('one')\n")
+    project.snippet("page/lib_two.py", "import torchguide\n\nprint('two')\n")
+    html = render("%run snippets/page/lib_one.py\n\n%run snippets/page/lib_two.py\n")
+    assert html.count('class="docexec-library"') == 1 and html.index("docexec-library") < html.index("two")
+
+
 def test_a_directive_inside_a_code_fence_is_left_alone(project, render):
     html = render("```text\n%run snippets/page/example.py\n```\n")
     assert "%run snippets/page/example.py" in html and "Snippet error" not in html
@@ -140,14 +148,85 @@ def test_a_named_part_is_shown_with_the_whole_program_folded_away(project, rende
     project.snippet("page/part.py", code)
     html = render("%run snippets/page/part.py")
     shown, folded = html.split("<details", 1)
-    folded = folded.split("</details>")[0]
+    folded = folded.split(">", 1)[1].split("</details>")[0]
     assert "print" in shown and "setup" in shown.split("print")[1] and "setup = " not in shown
     assert (
-        "The whole program" in folded
+        "The whole proof" in folded
         and "setup" in folded
         and "8&lt;" not in folded
         and "docexec" not in folded
     )
+
+
+GIST_SNIPPET = """# docexec: timeout=10
+import math
+
+values = [math.sqrt(n) for n in range(4)]
+with open(__file__) as own_source:
+    # --8<-- [start:gist]
+    first_line = own_source.readline()
+    # --8<-- [end:gist]
+    ignored = own_source.read()
+# --8<-- [start:gist]
+assert values[2] == math.sqrt(2)
+# --8<-- [end:gist]
+# --8<-- [start:gist]
+print("root of two:", round(values[2], 3))
+# --8<-- [end:gist]
+"""
+
+
+def _code_text(block_html: str) -> str:
+    return htmllib.unescape(re.sub(r"<[^>]+>", "", block_html))
+
+
+def test_a_gist_is_shown_first_then_the_output_then_the_whole_proof_folded(project, render):
+    project.snippet("page/gist.py", GIST_SNIPPET)
+    html = render("%run snippets/page/gist.py")
+    gist_block = html[html.index('id="gist"') : html.index("</code></pre>")]
+    gist_text = _code_text(gist_block.split("<code>", 1)[1])
+    assert gist_text.splitlines() == [
+        "    first_line = own_source.readline()",
+        "...",
+        "assert values[2] == math.sqrt(2)",
+        'print("root of two:", round(values[2], 3))',
+    ]
+    output_at = html.index("root of two: 1.414")
+    proof_at = html.index("<details")
+    assert html.index('id="gist"') < output_at < proof_at
+    proof = _code_text(html[proof_at:].split("</details>")[0])
+    assert "The whole proof" in proof and "ignored = own_source.read()" in proof
+    assert "8<" not in proof and "8<" not in gist_text and "docexec:" not in proof
+
+
+def test_a_snippet_without_a_gist_shows_its_whole_code_and_no_fold(project, render):
+    project.snippet("page/plain.py", "x = 2\nprint(x * 3)\n")
+    html = render("%run snippets/page/plain.py")
+    assert "The whole proof" not in html and "<details" not in html and "6" in html
+
+
+def test_a_failing_gisted_snippet_names_its_real_line(project, render):
+    code = "# --8<-- [start:gist]\nx = 1\n# --8<-- [end:gist]\n\nraise ValueError('line five')\n"
+    project.snippet("page/fails.py", code)
+    html = render("%run snippets/page/fails.py")
+    assert "fails.py\", line 5" in htmllib.unescape(html)
+
+
+@pytest.mark.parametrize(
+    ("markers", "problem"),
+    [
+        ("# --8<-- [start:gist]\nx = 1\n", "snippets/page/broken.py:1: section 'gist' is never ended"),
+        ("x = 1\n# --8<-- [end:gist]\n", "snippets/page/broken.py:2: section 'gist' ends without a start"),
+        (
+            "# --8<-- [start:gist]\n# --8<-- [start:gist]\nx = 1\n# --8<-- [end:gist]\n",
+            "snippets/page/broken.py:2: section 'gist' starts again before it ends",
+        ),
+    ],
+)
+def test_unbalanced_gist_markers_are_refused_with_file_and_line(project, render, markers, problem):
+    project.snippet("page/broken.py", markers)
+    html = render("%run snippets/page/broken.py")
+    assert problem in htmllib.unescape(html)
 
 
 def test_figures_become_sized_lazy_images_that_open_at_full_size(project, render):
@@ -170,3 +249,47 @@ def test_figures_become_sized_lazy_images_that_open_at_full_size(project, render
         assert re.search(r'\bwidth="\d+"', image) and re.search(r'\bheight="\d+"', image)
     # The wide figure keeps a width at which its text stays legible; a phone scrolls it.
     assert "min-width" in links[1][2]
+
+
+def test_a_printed_matrix_is_marked_as_a_table_and_a_message_is_not(project, render):
+    project.snippet("page/matrix.py", "import torch\n\nprint(torch.arange(6.0).reshape(2, 3))\n")
+    project.snippet("page/message.py", "print('x' * 200)\n")
+    assert "docexec-table" in render("%run snippets/page/matrix.py")
+    assert "docexec-table" not in render("%run snippets/page/message.py")
+
+
+@pytest.mark.parametrize(
+    ("text", "tabular"),
+    [
+        ("tensor([[0., 1.],\n        [2., 3.]])\n", True),
+        ("name    dtype    bytes\nx       float32  4\ny       int64    8\n", True),
+        ("tensor([1., 2.])\nstrides: (4, 1) -> (1, 4)\n", False),
+        ("RuntimeError: view size is not compatible with input tensor's size and stride\n", False),
+        ("a  b\nc  d\n", False),  # two lines that happen to align are no table
+    ],
+)
+def test_tables_are_told_from_prose_by_their_columns(text, tabular):
+    from docexec.output_layout import is_tabular
+
+    assert is_tabular(text) is tabular
+
+
+def test_a_long_traceback_is_never_folded_so_its_message_stays_in_view(project, render):
+    calls = "".join(f"def step_{n}():\n    step_{n + 1}()\n\n\n" for n in range(20))
+    last = "def step_20():\n    raise ValueError('the end')\n\n\nstep_0()\n"
+    code = f"# docexec: raises=ValueError\n{calls}{last}"
+    project.snippet("page/deep.py", code)
+    html = render("%run snippets/page/deep.py")
+    traceback = html[html.index("docexec-raises") :]
+    assert traceback.count("step_") > 25 and "the end" in traceback and "docexec-fold" not in html
+
+
+def test_a_gist_is_shown_rather_than_a_part_named_by_show(project, render):
+    code = (
+        "# docexec: show=core\n# --8<-- [start:core]\nsetup = 1\n# --8<-- [end:core]\n"
+        "# --8<-- [start:gist]\nprint(setup + 41)\n# --8<-- [end:gist]\n"
+    )
+    project.snippet("page/both.py", code)
+    html = render("%run snippets/page/both.py")
+    shown = _code_text(html[html.index('id="both"') : html.index("</code></pre>")])
+    assert "print(setup + 41)" in shown and "setup = 1" not in shown and "42" in html

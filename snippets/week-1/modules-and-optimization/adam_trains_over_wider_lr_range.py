@@ -57,7 +57,7 @@ for name, ok in trained.items():
     print(f"{name:21}: loss < {TARGET} in {STEPS} steps at lr {span}")
 # --8<-- [end:core]
 
-fig, ax = plt.subplots(figsize=(6, 3))
+fig, ax = plt.subplots(figsize=(4.8, 3.2))
 for name in optimizers:
     shown = [final[name, lr] for lr in lrs]
     line, = ax.plot(lrs, shown, marker="o", label=name)  # nan: no point
@@ -68,5 +68,5 @@ ax.axhline(TARGET, color="grey", linestyle="--",
 ax.set(xscale="log", yscale="log", xlabel="learning rate",
        ylabel=f"loss after {STEPS} steps",
        title="Learning rates that train: Adam's range is the widest")
-ax.legend(fontsize=7)
+ax.legend(fontsize=10)
 fig.tight_layout()

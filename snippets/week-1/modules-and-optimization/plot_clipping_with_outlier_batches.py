@@ -55,11 +55,11 @@ for s in range(75, 300, 50):
 print(f"largest single step: plain {plain_move:.2f}, clipped "
       f"{clipped_move:.2f} (lr * max_norm = {LR * MAX_NORM:.2f})")
 
-fig, ax = plt.subplots(figsize=(6, 3))
+fig, ax = plt.subplots(figsize=(4.8, 3.4))
 ax.semilogy(plain, label="no clipping")
 ax.semilogy(clipped, label="clip_grad_norm_(max_norm=5)")
 ax.set(title=f"SGD lr={LR}, corrupted batch every 50 steps",
        xlabel="step", ylabel="loss on clean data")
 ax.set_ylim(1e-5, 1e3)
-ax.legend(fontsize=8, loc="lower left", ncol=2)
+ax.legend(fontsize=10, loc="lower left", ncol=2)
 fig.tight_layout()

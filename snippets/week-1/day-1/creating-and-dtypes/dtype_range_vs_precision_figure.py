@@ -14,16 +14,16 @@ bits = [1 - int(math.log2(torch.finfo(dt).eps)) for dt in dtypes]
 assert abs(hi[1] - hi[2]) < 0.01 and hi[0] < 5
 assert digits[1] < digits[0] < digits[2]
 
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(7, 2.8), sharey=True)
+fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(4.8, 4.6))
 colors = ["tab:orange", "tab:green", "tab:blue"]
 ax1.barh(names, [h - low for h, low in zip(hi, lo)], left=lo, color=colors)
 ax1.set_xlabel("log10 of magnitude (normal numbers)")
 ax1.set_title("Range: smallest normal to max")
 ax1.axvline(math.log10(65504), color="gray", ls="--", lw=1)
-ax1.text(math.log10(65504) + 1, 0, "65504", va="center", fontsize=8)
+ax1.text(math.log10(65504) + 1, 0, "65504", va="center", fontsize=10)
 ax2.barh(names, digits, color=colors)
 for y, (d, b) in enumerate(zip(digits, bits)):
-    ax2.text(d + 0.1, y, f"{b} bits", va="center", fontsize=8)
+    ax2.text(d + 0.1, y, f"{b} bits", va="center", fontsize=10)
 ax2.set_xlim(0, 9)
 ax2.set_xlabel("decimal digits = -log10(eps)")
 ax2.set_title("Precision")

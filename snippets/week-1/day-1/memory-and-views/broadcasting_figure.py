@@ -34,7 +34,7 @@ def draw(ax, values, title, stretched=None):
     ax.axis("off")
 
 
-fig, axes = plt.subplots(1, 3, figsize=(9, 2.6))
+fig, axes = plt.subplots(3, 1, figsize=(4.2, 6.6))
 draw(axes[0], wide_column, "column (3, 1)\nread with stride (1, 0)",
      stretched=lambda r, c: c > 0)
 draw(axes[1], tall_row, "row (1, 4)\nread with stride (0, 1)",

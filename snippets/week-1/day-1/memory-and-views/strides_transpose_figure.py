@@ -14,7 +14,7 @@ panels = [
 assert storage_index_map(xt).tolist() == [[0, 3], [1, 4], [2, 5]]
 
 fig, axes = plt.subplots(
-    1, 3, figsize=(8, 3), gridspec_kw={"width_ratios": [6, 3, 2]}
+    3, 1, figsize=(4.8, 6.4), gridspec_kw={"height_ratios": [1, 2, 3]}
 )
 for ax, (title, idx) in zip(axes, panels):
     ax.imshow(idx, cmap="tab10", vmin=0, vmax=9)
@@ -23,7 +23,7 @@ for ax, (title, idx) in zip(axes, panels):
         for c in range(cols):
             k = int(idx[r, c])
             ax.text(c, r, f"[{k}]", ha="center", va="center", fontsize=11)
-    ax.set_title(title, fontsize=9)
+    ax.set_title(title, fontsize=10)
     ax.set_xticks(range(cols))
     ax.set_yticks(range(rows))
     ax.set_xlabel("column index")
@@ -31,7 +31,7 @@ for ax, (title, idx) in zip(axes, panels):
 axes[0].set_xlabel("position in memory")
 axes[0].set_yticks([])
 axes[0].set_ylabel("")
-fig.suptitle("Each cell shows the storage index it reads", fontsize=10)
+fig.suptitle("Each cell shows the storage index it reads", fontsize=11)
 fig.tight_layout()
 print("storage index of each element of x.t():",
       storage_index_map(xt).tolist())

@@ -68,7 +68,7 @@ for name, readings in zip(list(growth)[1:], mapped):
     print(f"{name}: own memory stays under 30 % of the file; the pages "
           "read are page cache")
 
-fig, axes = plt.subplots(1, 2, figsize=(7, 3.2), sharey=True,
+fig, axes = plt.subplots(2, 1, figsize=(4.8, 5.6), sharey=True,
                          layout="constrained")
 for name, readings in growth.items():
     steps = range(1, len(readings) + 1)
@@ -80,5 +80,5 @@ for ax in axes:
     ax.set_xlabel("batches read (of 16)")
     ax.set_xticks([4, 8, 12, 16])
 axes[0].set_ylabel("growth (MiB)")
-axes[1].legend(fontsize=8)
+axes[1].legend(fontsize=10)
 fig.suptitle("Memory-mapped data: own memory stays flat while reading")

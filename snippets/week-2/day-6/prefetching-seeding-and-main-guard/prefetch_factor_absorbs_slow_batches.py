@@ -41,7 +41,7 @@ print("batches/s, as a share of the training step's own speed:")
 for factor in factors:
     print(f"  prefetch_factor={factor}: {speed[factor] / limit:.0%}")
 
-fig, ax = plt.subplots(figsize=(6, 3))
+fig, ax = plt.subplots(figsize=(4.8, 3.2))
 ax.plot(factors, [speed[f] for f in factors], "o-", label="2 workers")
 ax.axhline(limit, color="gray", linestyle="--", label="training step alone")
 ax.set_xscale("log", base=2)

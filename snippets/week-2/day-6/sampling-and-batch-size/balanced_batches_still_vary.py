@@ -26,7 +26,7 @@ assert share_exact < 0.2  # few batches are exactly 16 / 16
 counts = torch.bincount(per_batch.long(), minlength=33)
 k = torch.arange(33)
 binomial = torch.tensor([math.comb(32, i) for i in range(33)]) / 2**32
-fig, ax = plt.subplots(figsize=(6, 3))
+fig, ax = plt.subplots(figsize=(4.8, 3.2))
 ax.bar(k, counts / len(per_batch), label="measured")
 ax.plot(k, binomial, "k.-", label="Binomial(32, 0.5)")
 ax.set_xlabel("class-B samples in a batch of 32")

@@ -32,7 +32,7 @@ scaled = [v * b for v, b in zip(noise, sizes)]
 assert max(scaled) / min(scaled) < 1.6
 assert noise[0] / noise[-1] > 150  # 256 x larger batch, ~256 x less noise
 
-fig, ax = plt.subplots(figsize=(6, 3))
+fig, ax = plt.subplots(figsize=(4.8, 3.2))
 ax.loglog(sizes, noise, "o-", label="measured")
 ax.loglog(sizes, [noise[0] / b for b in sizes], "k--", label="noise(1) / b")
 ax.set_xlabel("batch size b")

@@ -75,7 +75,7 @@ for n, run in runs.items():
     ratios = [run[key] / runs[0][key] for key in ("epoch", "steady", "cpu")]
     print(f"{n:7d}  " + "  ".join(f"{r:17.1f}x" for r in ratios))
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(7, 3))
+fig, (left, right) = plt.subplots(2, 1, figsize=(4.8, 5.4))
 for key, label in (("epoch", "whole epoch"), ("steady", "after 1st batch")):
     left.plot(counts, [runs[n][key] for n in counts], "o-", label=label)
 right.plot(counts, [runs[n]["cpu"] for n in counts], "o-", color="C2")
@@ -84,7 +84,7 @@ for ax in (left, right):
     ax.set_xlabel("num_workers")
 left.set_ylabel("samples / s")
 right.set_ylabel("CPU seconds per epoch")
-left.legend(fontsize=7)
-fig.suptitle(f"Loading JPEGs on {cores} cores: "
+left.legend(fontsize=10)
+fig.suptitle(f"Loading JPEGs on {cores} cores:\n"
              "speed and CPU cost by num_workers")
 fig.tight_layout()

@@ -57,7 +57,7 @@ assert relu_big[0] > 1e3 * relu_big[-1]
 kaiming = signal_grads["ReLU, Kaiming std sqrt(2/n)"]
 assert max(kaiming) < 1 and 0.2 < kaiming[0] / kaiming[-1] < 5
 
-fig, axes = plt.subplots(1, 2, figsize=(7, 3), sharex=True)
+fig, axes = plt.subplots(2, 1, figsize=(4.8, 5.4), sharex=True)
 layers = range(1, DEPTH + 1)
 for name in setups:
     axes[0].semilogy(layers, weight_grads[name], label=name)
@@ -65,7 +65,7 @@ for name in setups:
 axes[0].set(title="weight gradient", xlabel="layer (1 = input side)",
             ylabel="norm")
 axes[1].set(title="gradient at the layer's output", xlabel="layer")
-axes[1].legend(fontsize=6)
+axes[1].legend(fontsize=10)
 fig.suptitle("Gradient norm per layer in a 30-layer MLP at initialization",
              fontsize=10)
 fig.tight_layout()

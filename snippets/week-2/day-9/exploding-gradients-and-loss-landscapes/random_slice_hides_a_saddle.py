@@ -56,7 +56,7 @@ print(f"along the eigenvector of {eigenvalues[0]:.2f}: "
       f"{along_down[10]:.4f} at t=0, {along_down[15]:.4f} at t=0.5")
 # --8<-- [end:core]
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(7, 3))
+fig, (left, right) = plt.subplots(2, 1, figsize=(4.8, 5.4))
 contour = left.contourf(steps, steps, plane, levels=20, cmap="viridis")
 fig.colorbar(contour, ax=left)
 left.plot(0, 0, "r+", markersize=10)
@@ -67,7 +67,7 @@ right.plot(steps, [loss_of(point + t * d2).item() for t in steps],
            label="random direction 2")
 right.plot(steps, along_down, label="lowest Hessian eigenvector")
 right.set(title="1-D slices", xlabel="step t from the point", ylabel="loss")
-right.legend(fontsize=7)
+right.legend(fontsize=10)
 fig.suptitle("A saddle point that a random slice shows as a minimum",
              fontsize=10)
 fig.tight_layout()

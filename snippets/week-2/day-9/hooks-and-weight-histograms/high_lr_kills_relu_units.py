@@ -34,7 +34,7 @@ for lr, s in runs.items():
     print(f"SGD lr={lr:<4}  zeros {s.zero_fraction:6.1%}  "
           f"dead units {s.dead_count}/{s.dead.numel()}")
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(7, 3))
+fig, (left, right) = plt.subplots(2, 1, figsize=(4.8, 5.4))
 for lr, s in runs.items():
     left.hist(s.outputs[0].flatten(), bins=40, alpha=0.6, label=f"lr={lr}")
     right.plot(s.active_fraction.sort().values, ".", label=f"lr={lr}")

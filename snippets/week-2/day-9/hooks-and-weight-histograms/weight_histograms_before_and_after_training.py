@@ -37,12 +37,12 @@ for name, w, loss in [("initial", initial, None),
     print(f"{name:19} std {w.std():.3f}  max |w| {w.abs().max():.2f}  "
           f"|w| < 0.01: {(w.abs() < 0.01).float().mean():4.0%}{fit}")
 
-fig, ax = plt.subplots(figsize=(6, 3))
+fig, ax = plt.subplots(figsize=(4.8, 3.2))
 for name, w in [("initial (uniform)", initial), ("trained", plain),
                 ("trained, weight decay 0.1", decayed)]:
     ax.hist(w.flatten(), bins=60, range=(-0.8, 0.8), histtype="step",
             linewidth=1.5, label=name)
 ax.set(xlabel="weight value", ylabel="count", yscale="log",
        title="First-layer weights: flat at init, wider or collapsed later")
-ax.legend(fontsize=8)
+ax.legend(fontsize=10)
 fig.tight_layout()

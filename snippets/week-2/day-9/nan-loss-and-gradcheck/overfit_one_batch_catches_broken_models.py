@@ -57,10 +57,10 @@ assert lowest > floor
 print(f"softmax before CE: lowest loss {lowest:.3f},"
       f" floor log(1 + 3/e) = {floor:.3f}")
 
-fig, ax = plt.subplots(figsize=(6, 3))
+fig, ax = plt.subplots(figsize=(4.8, 3.2))
 for name, result in results.items():
     ax.semilogy(result.losses, label=name)
 ax.set(title="Overfitting one batch of 64: healthy vs broken models",
        xlabel="Adam step", ylabel="cross-entropy on the batch")
-ax.legend(fontsize=8)
+ax.legend(fontsize=10)
 fig.tight_layout()

@@ -37,11 +37,11 @@ print(f"flipped labels among the top {k} samples (random picks: "
 for name, hits in found.items():
     print(f"  by {name:<15}: {hits}")
 
-fig, axes = plt.subplots(1, 6, figsize=(7, 1.9))
-for ax, i in zip(axes, loss.topk(6).indices):
+fig, axes = plt.subplots(2, 3, figsize=(4.8, 4.4))
+for ax, i in zip(axes.flat, loss.topk(6).indices):
     ax.imshow(data.images[i, 0], cmap="gray")
     ax.set_title(f"label: {CLASS_NAMES[given[i]]}\n"
-                 f"model: {CLASS_NAMES[p[i].argmax()]}", fontsize=7)
+                 f"model: {CLASS_NAMES[p[i].argmax()]}", fontsize=10)
     ax.set_axis_off()
 fig.suptitle("Training samples with the highest loss under their label")
 fig.tight_layout()

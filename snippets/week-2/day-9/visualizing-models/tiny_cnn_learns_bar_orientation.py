@@ -22,11 +22,11 @@ for c, name in enumerate(CLASS_NAMES):
     hits = (predicted[mine] == c).float().mean().item()
     print(f"  {name:<13} {hits:.0%} of {mine.sum()}")
 
-fig, axes = plt.subplots(1, 4, figsize=(6, 1.9))
+fig, axes = plt.subplots(1, 4, figsize=(4.8, 1.8))
 for c, ax in enumerate(axes):
     i = int((test.labels == c).nonzero()[0])
     ax.imshow(test.images[i, 0], cmap="gray")
-    ax.set_title(CLASS_NAMES[c], fontsize=9)
+    ax.set_title(CLASS_NAMES[c], fontsize=10)
     ax.set_axis_off()
 fig.suptitle("Test images: noise plus one bar, one per class")
 fig.tight_layout()

@@ -39,12 +39,12 @@ assert hasattr(PCA, "transform") and not hasattr(TSNE, "transform")
 print("PCA.transform exists:", hasattr(PCA, "transform"),
       "| TSNE.transform exists:", hasattr(TSNE, "transform"))
 
-fig, axes = plt.subplots(1, 2, figsize=(7, 3.3))
+fig, axes = plt.subplots(2, 1, figsize=(4.8, 6.4))
 for ax, (name, xy) in zip(axes, maps.items()):
     for c, class_name in enumerate(CLASS_NAMES):
         mine = labels == c
         ax.scatter(xy[mine, 0], xy[mine, 1], s=6, label=class_name)
     ax.set(title=name, xlabel=f"{name} 1", ylabel=f"{name} 2")
-axes[0].legend(fontsize=7, markerscale=2)
+axes[0].legend(fontsize=10, markerscale=2)
 fig.suptitle("The same 32-D embeddings in 2-D: PCA and t-SNE")
 fig.tight_layout()

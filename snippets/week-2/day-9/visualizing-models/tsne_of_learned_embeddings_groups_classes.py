@@ -42,12 +42,12 @@ print(f"5-NN accuracy in the 32-D embeddings: "
 for name, accuracy in scores.items():
     print(f"5-NN accuracy in the 2-D map of {name}: {accuracy:.0%}")
 
-fig, axes = plt.subplots(1, 2, figsize=(7, 3.3))
+fig, axes = plt.subplots(2, 1, figsize=(4.8, 6.4))
 for ax, (name, xy) in zip(axes, maps.items()):
     for c, class_name in enumerate(CLASS_NAMES):
         mine = labels == c
         ax.scatter(xy[mine, 0], xy[mine, 1], s=6, label=class_name)
     ax.set(title=f"t-SNE of {name}", xlabel="t-SNE 1", ylabel="t-SNE 2")
-axes[1].legend(fontsize=7, markerscale=2)
+axes[1].legend(fontsize=10, markerscale=2)
 fig.suptitle("t-SNE maps of 300 test images, coloured by class")
 fig.tight_layout()

@@ -34,11 +34,11 @@ for name, rows in [("picked", picked), ("rest", ~picked)]:
     print(f"{name:>6}: model correct on {correct[rows].float().mean():.0%}"
           f", mean bar contrast {pool.contrast[rows].mean():.2f}")
 
-fig, axes = plt.subplots(1, 6, figsize=(7, 1.9))
-for ax, i in zip(axes, by_entropy):
+fig, axes = plt.subplots(2, 3, figsize=(4.8, 4.4))
+for ax, i in zip(axes.flat, by_entropy):
     ax.imshow(pool.images[i, 0], cmap="gray")
     ax.set_title(f"H={entropy[i]:.2f}\nis {CLASS_NAMES[pool.labels[i]]}",
-                 fontsize=8)
+                 fontsize=10)
     ax.set_axis_off()
 fig.suptitle("The most uncertain pool images: entropy H, true class")
 fig.tight_layout()
