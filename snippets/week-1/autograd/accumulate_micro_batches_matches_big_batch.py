@@ -10,6 +10,7 @@ twin = copy.deepcopy(model)
 loss_fn = nn.MSELoss()  # mean over the batch
 x, y = torch.randn(64, 8), torch.randn(64, 1)
 
+# --8<-- [start:gist]
 # One big batch of 64
 loss_fn(model(x), y).backward()
 big = clone_grads(model)
@@ -22,6 +23,7 @@ accum = clone_grads(twin)
 
 for name in big:
     assert torch.allclose(big[name], accum[name], atol=1e-6)
+# --8<-- [end:gist]
     err = (big[name] - accum[name]).abs().max().item()
     print(f"{name:9s} max |big - accumulated| = {err:.1e}")
 

@@ -17,9 +17,11 @@ def count(t: torch.Tensor) -> torch.Tensor:
 
 def activation_bytes(batch: torch.Tensor) -> int:
     saved.clear()
+    # --8<-- [start:gist]
     with torch.autograd.graph.saved_tensors_hooks(count, lambda t: t):
         loss = model(batch).pow(2).mean()
     loss.backward()  # frees the saved activations again
+    # --8<-- [end:gist]
     try:
         loss.backward()  # a second pass finds them gone
         raise AssertionError("expected the saved tensors to be freed")
@@ -28,9 +30,11 @@ def activation_bytes(batch: torch.Tensor) -> int:
     return sum(saved.values())
 
 
+# --8<-- [start:gist]
 big = activation_bytes(x)
 micro = activation_bytes(x[:128])  # k = 4
 assert big == 4 * micro
 print(f"activations kept for backward: batch 512 -> {big:,} bytes")
 print(f"                               batch 128 -> {micro:,} bytes")
 print("after backward(): the saved activations are freed")
+# --8<-- [end:gist]

@@ -8,12 +8,15 @@ x = torch.randn(4, 8)
 
 # no_grad only stops recording: a model in training mode still drops units
 # and BatchNorm still updates its running statistics
+# --8<-- [start:gist]
 with torch.no_grad():
     a, b = model(x), model(x)
 assert model.training and not torch.equal(a, b)
 assert int(bn.num_batches_tracked) == 2
+# --8<-- [end:gist]
 zeroed = int((a == 0).sum())
 
+# --8<-- [start:gist]
 # eval() switches dropout off and BatchNorm to its running statistics ...
 model.eval()
 c, d = model(x), model(x)
@@ -21,6 +24,7 @@ assert torch.equal(c, d) and int((c == 0).sum()) == 0
 assert int(bn.num_batches_tracked) == 2
 # ... but records the graph as usual: the two switches are independent
 assert c.requires_grad
+# --8<-- [end:gist]
 
 print("train mode + no_grad: outputs differ:", not torch.equal(a, b),
       "| zeroed by dropout:", zeroed, "of", a.numel(),

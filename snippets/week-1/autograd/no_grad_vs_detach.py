@@ -17,6 +17,7 @@ def saved_by(fn):
     return len(saved), out
 
 
+# --8<-- [start:gist]
 n_plain, _ = saved_by(lambda: encoder(x))
 with torch.no_grad():
     n_no_grad, feats_ng = saved_by(lambda: encoder(x))
@@ -27,10 +28,13 @@ n_detach, feats_d = saved_by(lambda: encoder(x).detach())
 assert n_plain == n_detach > 0 and n_no_grad == 0
 print(f"tensors saved for backward: plain={n_plain}, "
       f"no_grad={n_no_grad}, detach={n_detach}")
+# --8<-- [end:gist]
 
 # Either way gradients stop at the cut: only the head gets .grad
+# --8<-- [start:gist]
 head(feats_d).sum().backward()
 assert all(p.grad is None for p in encoder.parameters())
+# --8<-- [end:gist]
 assert head.weight.grad is not None
 print("encoder got grads:",
       any(p.grad is not None for p in encoder.parameters()),

@@ -12,12 +12,15 @@ def train(optimizer, lr: float, reduction: str) -> float:
     opt = optimizer(net.parameters(), lr=lr)
     for _ in range(30):
         opt.zero_grad()
+        # --8<-- [start:gist]
         # "sum" instead of "mean" makes every gradient 128x larger
         nn.functional.mse_loss(net(x), y, reduction=reduction).backward()
+        # --8<-- [end:gist]
         opt.step()
     return nn.functional.mse_loss(net(x), y).item()
 
 
+# --8<-- [start:gist]
 adam = {r: train(torch.optim.Adam, 1e-2, r) for r in ("mean", "sum")}
 sgd = {r: train(torch.optim.SGD, 1e-1, r) for r in ("mean", "sum")}
 
@@ -25,6 +28,7 @@ sgd = {r: train(torch.optim.SGD, 1e-1, r) for r in ("mean", "sum")}
 assert abs(adam["sum"] - adam["mean"]) < 1e-4 * adam["mean"]
 # SGD's step is lr * gradient: 128x larger steps and it diverges
 assert sgd["mean"] < 0.5 and not sgd["sum"] < 0.5
+# --8<-- [end:gist]
 for name, res in (("Adam, lr 1e-2", adam), ("SGD,  lr 1e-1", sgd)):
     print(f"{name}: loss after 30 steps with reduction='mean' "
           f"{res['mean']:.4f}, with 'sum' {res['sum']:.4g}")

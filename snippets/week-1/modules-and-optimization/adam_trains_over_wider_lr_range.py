@@ -26,8 +26,10 @@ def losses_of(nets: list[nn.Sequential]) -> torch.Tensor:
 
 
 # --8<-- [start:core]
+# --8<-- [start:gist]
 STEPS, TARGET = 100, 0.05  # budget, and the loss that counts as trained
 lrs = [10 ** (k / 2) for k in range(-8, 0)]  # 1e-4 ... 10^-0.5
+# --8<-- [end:gist]
 optimizers = {
     "SGD": lambda ps, lr: torch.optim.SGD(ps, lr=lr),
     "SGD, momentum 0.9": lambda ps, lr: torch.optim.SGD(ps, lr=lr,
@@ -46,12 +48,14 @@ for _ in range(STEPS):
     for opt in opts:
         opt.step()
 
+# --8<-- [start:gist]
 final = dict(zip(runs, losses_of(nets).tolist()))
 trained = {name: [lr for lr in lrs if final[name, lr] < TARGET]
            for name in optimizers}
 assert trained["SGD"] == []  # no learning rate reaches it in 100 steps
 assert len(trained["SGD, momentum 0.9"]) == 2  # half a decade
 assert len(trained["Adam (default betas)"]) >= 4  # 1.5 decades or more
+# --8<-- [end:gist]
 for name, ok in trained.items():
     span = f"{min(ok):.0e} to {max(ok):.0e}" if ok else "none"
     print(f"{name:21}: loss < {TARGET} in {STEPS} steps at lr {span}")

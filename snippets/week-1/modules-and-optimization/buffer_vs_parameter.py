@@ -7,10 +7,12 @@ from torch import nn
 class Normalizer(nn.Module):
     def __init__(self):
         super().__init__()
+        # --8<-- [start:gist]
         self.scale = nn.Parameter(torch.ones(3))  # learnable
         self.mean = nn.Buffer(torch.zeros(3))  # state, saved
         self.cache = nn.Buffer(torch.zeros(3), persistent=False)  # not saved
         self.register_buffer("count", torch.tensor(0))  # older spelling
+        # --8<-- [end:gist]
 
     def forward(self, x):
         return (x - self.mean) * self.scale
@@ -19,12 +21,14 @@ class Normalizer(nn.Module):
 m = Normalizer()
 params = [n for n, _ in m.named_parameters()]
 buffers = [n for n, _ in m.named_buffers()]
+# --8<-- [start:gist]
 saved = list(m.state_dict())
 assert params == ["scale"]
 assert buffers == ["mean", "cache", "count"]
 assert saved == ["scale", "mean", "count"]  # persistent=False is left out
 assert type(m.mean) is torch.Tensor  # nn.Buffer is a marker, not a class
 assert not m.mean.requires_grad
+# --8<-- [end:gist]
 print("parameters():", params)
 print("buffers():   ", buffers)
 print("state_dict():", saved)

@@ -8,6 +8,7 @@ opt = torch.optim.SGD(model.parameters(), lr=0.1)
 x, y = torch.randn(32, 10), 50 * torch.randn(32, 1)  # a huge-loss batch
 
 opt.zero_grad()
+# --8<-- [start:gist]
 nn.functional.mse_loss(model(x), y).backward()        # 1. gradients
 before = torch.cat([p.grad.flatten() for p in model.parameters()])
 total = nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)  # 2.
@@ -20,6 +21,7 @@ assert abs(total.item() - before.norm().item()) < 1e-3
 assert abs(grad_norm(model) - 1.0) < 1e-4
 cos = nn.functional.cosine_similarity(before, after, dim=0).item()
 assert abs(cos - 1) < 1e-6
+# --8<-- [end:gist]
 print(f"returned total norm: {total.item():.1f}")
 print(f"norm after clipping: {grad_norm(model):.4f}, cosine = {cos:.4f}")
 

@@ -12,9 +12,11 @@ y = (x[:, :1] * x[:, 1:2] > 0).float()  # XOR-like: needs several units
 def train(constant: bool) -> tuple[torch.Tensor, list[float]]:
     torch.manual_seed(1)
     net = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
+    # --8<-- [start:gist]
     if constant:
         for p in net.parameters():
             nn.init.constant_(p, 0.3)
+    # --8<-- [end:gist]
     opt = torch.optim.SGD(net.parameters(), lr=0.5)
     history, losses = [], []
     for _ in range(100):
@@ -27,6 +29,7 @@ def train(constant: bool) -> tuple[torch.Tensor, list[float]]:
     return torch.stack(history), losses
 
 
+# --8<-- [start:gist]
 const_hist, const_loss = train(constant=True)
 rand_hist, rand_loss = train(constant=False)
 
@@ -35,6 +38,7 @@ assert torch.equal(const_hist[-1], const_hist[-1][0].expand(4))
 # random init: units start different and stay different
 assert len(set(rand_hist[-1].tolist())) == 4
 assert rand_loss[-1] < const_loss[-1]
+# --8<-- [end:gist]
 print("constant init, unit weights:",
       [round(v, 3) for v in const_hist[-1].tolist()])
 print("random init,   unit weights:",

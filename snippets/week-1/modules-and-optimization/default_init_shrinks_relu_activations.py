@@ -22,6 +22,7 @@ def variance_per_layer(init) -> list[float]:
     return variances
 
 
+# --8<-- [start:gist]
 with torch.no_grad():
     default = variance_per_layer(lambda w: None)  # nn.Linear's own init
     he = variance_per_layer(
@@ -31,10 +32,13 @@ with torch.no_grad():
 # fan_in * Var(w): 1/3 for the default (so 1/6 in all), 2 for He (so 1)
 def mean_ratio(v: list[float]) -> float:  # geometric mean, layer to layer
     return (v[-1] / v[0]) ** (1 / (len(v) - 1))
+# --8<-- [end:gist]
 
 
+# --8<-- [start:gist]
 assert 1 / 7 < mean_ratio(default) < 1 / 5
 assert 0.9 < mean_ratio(he) < 1.1
+# --8<-- [end:gist]
 print(f"variance kept per layer: default {mean_ratio(default):.3f} "
       f"(1/6 = {1 / 6:.3f}), He {mean_ratio(he):.3f}")
 assert default[-1] < 1e-8 and 0.5 < he[-1] < 2

@@ -6,6 +6,7 @@ from torch import nn
 # --8<-- [start:core]
 z = torch.linspace(-5, 120, 1001, requires_grad=True)
 target = torch.zeros_like(z)
+# --8<-- [start:gist]
 naive = nn.BCELoss(reduction="none")(torch.sigmoid(z), target)
 (naive_grad,) = torch.autograd.grad(naive.sum(), z)
 fused = nn.BCEWithLogitsLoss(reduction="none")(z, target)
@@ -16,6 +17,7 @@ stuck = z.detach() >= 17
 assert torch.equal(naive[stuck], torch.full_like(naive[stuck], 100.0))
 assert torch.equal(naive_grad[stuck], torch.zeros_like(z[stuck]))
 assert torch.allclose(fused, nn.functional.softplus(z), atol=1e-5)
+# --8<-- [end:gist]
 print("first logit where sigmoid == 1.0:",
       round(z[torch.sigmoid(z) == 1.0][0].item(), 3))
 # --8<-- [end:core]

@@ -26,8 +26,10 @@ def train(max_norm: float | None) -> tuple[list[float], float]:
         before = nn.utils.parameters_to_vector(model.parameters()).detach()
         opt.zero_grad()
         nn.functional.mse_loss(model(x), y).backward()
+        # --8<-- [start:gist]
         if max_norm is not None:
             nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        # --8<-- [end:gist]
         opt.step()
         after = nn.utils.parameters_to_vector(model.parameters()).detach()
         biggest_move = max(biggest_move, (after - before).norm().item())
@@ -37,17 +39,21 @@ def train(max_norm: float | None) -> tuple[list[float], float]:
 
 
 LR, MAX_NORM = 0.05, 5.0
+# --8<-- [start:gist]
 plain, plain_move = train(max_norm=None)
 clipped, clipped_move = train(max_norm=MAX_NORM)
+# --8<-- [end:gist]
 print(f"worst clean-data loss after step 100: plain {max(plain[100:]):.2f},"
       f" clipped {max(clipped[100:]):.2f}")
 print(f"final clean-data loss: plain {plain[-1]:.3f}, "
       f"clipped {clipped[-1]:.3f}")
 # --8<-- [end:core]
+# --8<-- [start:gist]
 assert max(clipped[100:]) < max(plain[100:]) / 5
 assert clipped[-1] < plain[-1]
 # with clipping, no step moves the weights further than lr * max_norm
 assert clipped_move <= LR * MAX_NORM + 1e-6 < plain_move
+# --8<-- [end:gist]
 # without it, 20 steps after a corrupted batch the loss is still far above
 # its level just before it (spikes from step 75 on, once training settled)
 for s in range(75, 300, 50):

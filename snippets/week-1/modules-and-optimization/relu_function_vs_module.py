@@ -7,7 +7,9 @@ from torch import nn
 
 torch.manual_seed(0)
 x = torch.randn(6)
+# --8<-- [start:gist]
 assert torch.equal(F.relu(x), nn.ReLU()(x))  # same computation
+# --8<-- [end:gist]
 print("same result:", torch.equal(F.relu(x), nn.ReLU()(x)))
 
 relu = nn.ReLU()
@@ -38,11 +40,14 @@ class WithFunction(nn.Module):
         return F.relu(self.fc(x))
 
 
+# --8<-- [start:gist]
 # The module version is visible: in print(model), named_modules and hooks
 a, b = WithModule(), WithFunction()
 assert "act" in dict(a.named_modules()) and "act" not in dict(b.named_modules())
+# --8<-- [end:gist]
 print(a)
 print(b)
+# --8<-- [start:gist]
 seen = []
 a.act.register_forward_hook(lambda mod, inp, out: seen.append(out.shape))
 a(torch.ones(2, 3))
@@ -51,6 +56,7 @@ print("forward hook on model.act saw:", seen)
 a.act = nn.GELU()  # and it can be swapped without touching forward()
 x3 = torch.randn(2, 3)
 assert torch.equal(a(x3), F.gelu(a.fc(x3)))
+# --8<-- [end:gist]
 print("swapped:", a.act)
 # --8<-- [end:core]
 

@@ -6,13 +6,17 @@ target = torch.zeros_like(logits)  # confidently WRONG predictions
 exact = nn.functional.softplus(logits.double())  # true loss, float64
 
 x1 = logits.clone().requires_grad_()
+# --8<-- [start:gist]
 p = torch.sigmoid(x1)
 naive = nn.BCELoss(reduction="none")(p, target)
 naive.sum().backward()
+# --8<-- [end:gist]
 
 x2 = logits.clone().requires_grad_()
+# --8<-- [start:gist]
 fused = nn.BCEWithLogitsLoss(reduction="none")(x2, target)
 fused.sum().backward()
+# --8<-- [end:gist]
 
 print("logit  sigmoid      BCELoss  grad | WithLogits  grad  exact")
 for i, z in enumerate(logits.tolist()):
@@ -20,12 +24,14 @@ for i, z in enumerate(logits.tolist()):
           f"  {x1.grad[i].item():4.2f} | {fused[i].item():10.2f}"
           f"  {x2.grad[i].item():4.2f}  {exact[i].item():6.2f}")
 
+# --8<-- [start:gist]
 # float32 sigmoid rounds to exactly 1.0 from about logit 17 on
 assert p[1] < 1.0 and p[2] == 1.0
 # BCELoss clamps log(1 - 1.0) = -inf to -100: loss stuck at 100 ...
 assert torch.equal(naive[2:], torch.full((3,), 100.0))
 # ... and the gradient reaching the logit is exactly zero: no learning
 assert torch.equal(x1.grad[2:], torch.zeros(3))
+# --8<-- [end:gist]
 # no NaN, no inf: the failure is silent
 assert torch.isfinite(naive).all() and torch.isfinite(x1.grad).all()
 # the fused loss is exact (log-sum-exp form) and keeps gradient 1

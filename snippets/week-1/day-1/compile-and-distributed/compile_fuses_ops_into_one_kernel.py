@@ -18,12 +18,15 @@ torch._inductor.config.compile_threads = 1
 torch.set_num_threads(2)
 
 
+# --8<-- [start:gist]
 def f(x):
     return (x.sin() * 2 + 1).relu()  # 4 ops, 3 temporaries in eager mode
+# --8<-- [end:gist]
 
 
 torch.manual_seed(0)
 x = torch.randn(1 << 20)
+# --8<-- [start:gist]
 compiled = torch.compile(f)  # default backend: "inductor"
 out, (code,) = run_and_get_code(compiled, x)  # source Inductor generated
 
@@ -32,6 +35,7 @@ kernels = sorted(set(re.findall(r"\bcpp_fused_\w+", code)))
 assert kernels == ["cpp_fused_add_mul_relu_sin_0"]  # one fused C++ kernel
 assert 'extern "C"' in code and "at::vec::Vectorized" in code  # SIMD C++
 assert "#pragma omp" in code  # OpenMP threads for the big loop
+# --8<-- [end:gist]
 assert "triton" not in code.lower()  # Triton is the GPU code generator
 
 # AOTAutograd gives backward a graph of its own, compiled like forward
@@ -48,8 +52,10 @@ def record(name):
 backend = aot_autograd(fw_compiler=record("forward"),
                        bw_compiler=record("backward"))
 xg = x[:8].clone().requires_grad_()
+# --8<-- [start:gist]
 torch.compile(f, backend=backend)(xg).sum().backward()
 assert compiled_graphs == ["forward", "backward"]
+# --8<-- [end:gist]
 
 print("kernels generated for f on CPU:", kernels)
 print("C++ source:", 'extern "C"' in code,

@@ -18,9 +18,11 @@ def worker(rank, queue):
         world_size=WORLD)
     torch.manual_seed(0)
     model = nn.Sequential(*[nn.Linear(256, 256) for _ in range(4)])
+    # --8<-- [start:gist]
     # a bucket closes once it holds bucket_cap_mb MiB (default 25); each
     # layer has 257 KiB of gradients, so here every layer is a bucket
     ddp = DistributedDataParallel(model, bucket_cap_mb=0.25)
+    # --8<-- [end:gist]
     events = []  # what happens during backward, in order
     for i, layer in enumerate(model):
         layer.weight.register_hook(
@@ -53,6 +55,7 @@ if __name__ == "__main__":
     results = sorted(queue.get() for _ in range(2 * WORLD))
     first, second = results[0][2], results[1][2]  # rank 0, steps 0 and 1
 
+    # --8<-- [start:gist]
     # step 0: DDP does not know the order yet, so one bucket at the end
     assert first == ["grad 3", "grad 2", "grad 1", "grad 0",
                      "all-reduce [0, 1, 2, 3]"]
@@ -60,6 +63,7 @@ if __name__ == "__main__":
     # all-reduce starts while backward still computes the earlier layers
     assert second == ["grad 3", "all-reduce [3]", "grad 2", "all-reduce [2]",
                       "grad 1", "all-reduce [1]", "grad 0", "all-reduce [0]"]
+    # --8<-- [end:gist]
     assert results[2][2] == first and results[3][2] == second  # rank 1 alike
     print("step 0:", " | ".join(first))
     print("step 1:", " | ".join(second))

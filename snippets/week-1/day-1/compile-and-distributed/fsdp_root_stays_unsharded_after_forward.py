@@ -28,8 +28,10 @@ def worker(rank, queue):
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 6))
     mesh = init_device_mesh("cpu", (WORLD,))
+    # --8<-- [start:gist]
     fully_shard(model[0], mesh=mesh)  # a child: its own unit
     fully_shard(model, mesh=mesh)  # the root: owns model[2]'s parameters
+    # --8<-- [end:gist]
     seen = {}
 
     def record(moment):
@@ -59,6 +61,7 @@ if __name__ == "__main__":
     seen = results[0][1]
     assert results[1][1] == seen  # both ranks alike
 
+    # --8<-- [start:gist]
     assert seen["before forward"] == ("shard (4, 4)", "shard (3, 8)")
     assert seen["child runs"][0] == "full (8, 4)"  # gathered just in time
     assert seen["root runs"][1] == "full (6, 8)"
@@ -66,6 +69,7 @@ if __name__ == "__main__":
     # root, whose parameters backward needs first
     assert seen["after forward"] == ("shard (4, 4)", "full (6, 8)")
     assert seen["after backward"] == ("shard (4, 4)", "shard (3, 8)")
+    # --8<-- [end:gist]
     print(f"{'moment':15} {'child weight':13} root's weight")
     for moment, (child, root) in seen.items():
         print(f"{moment:15} {child:13} {root}")

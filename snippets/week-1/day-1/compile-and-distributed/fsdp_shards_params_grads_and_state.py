@@ -20,11 +20,13 @@ def worker(rank, queue):
         world_size=WORLD)
     torch.manual_seed(0)
     model = nn.Linear(4, 6)
+    # --8<-- [start:gist]
     fully_shard(model, mesh=init_device_mesh("cpu", (WORLD,)))
     assert isinstance(model.weight, DTensor)  # a sharded parameter
     opt = torch.optim.Adam(model.parameters())
     model(torch.ones(2, 4)).sum().backward()
     opt.step()  # the Adam moments are created with the weight's shape
+    # --8<-- [end:gist]
     shapes = {
         "full weight": model.weight.full_tensor().shape,  # all-gathers
         "local weight": model.weight.to_local().shape,
@@ -45,8 +47,10 @@ if __name__ == "__main__":
     mp.start_processes(worker, args=(queue,), nprocs=WORLD,
                        start_method="spawn")
     for rank, shapes in sorted(queue.get() for _ in range(WORLD)):
+        # --8<-- [start:gist]
         assert shapes["full weight"] == (6, 4)
         # each rank holds 3 of the 6 rows of the weight, its grad and its state
         assert (shapes["local weight"] == shapes["local grad"]
                 == shapes["local exp_avg"] == (3, 4))
+        # --8<-- [end:gist]
         print(f"rank {rank}:", shapes)

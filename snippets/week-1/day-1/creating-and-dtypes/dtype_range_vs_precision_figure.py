@@ -5,6 +5,7 @@ import torch
 
 dtypes = [torch.float16, torch.bfloat16, torch.float32]
 names = [str(dt)[6:] for dt in dtypes]
+# --8<-- [start:gist]
 lo = [math.log10(torch.finfo(dt).smallest_normal) for dt in dtypes]
 hi = [math.log10(torch.finfo(dt).max) for dt in dtypes]
 digits = [-math.log10(torch.finfo(dt).eps) for dt in dtypes]
@@ -13,6 +14,7 @@ bits = [1 - int(math.log2(torch.finfo(dt).eps)) for dt in dtypes]
 # bfloat16 matches float32 in range, and is coarser than float16
 assert abs(hi[1] - hi[2]) < 0.01 and hi[0] < 5
 assert digits[1] < digits[0] < digits[2]
+# --8<-- [end:gist]
 
 fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(4.8, 4.6))
 colors = ["tab:orange", "tab:green", "tab:blue"]

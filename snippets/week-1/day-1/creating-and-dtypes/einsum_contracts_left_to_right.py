@@ -12,6 +12,7 @@ torch.manual_seed(0)
 for n in (64, 256):
     A, B, v = torch.randn(n, n), torch.randn(n, n), torch.randn(n)
     # Without the opt_einsum package, torch contracts left to right.
+    # --8<-- [start:gist]
     with torch.backends.opt_einsum.flags(enabled=False):
         torch.testing.assert_close(torch.einsum("ij,jk,k->i", A, B, v),
                                    torch.einsum("k,jk,ij->i", v, B, A),
@@ -21,6 +22,7 @@ for n in (64, 256):
     assert f1 == 2 * n**3 + 2 * n**2  # (A @ B) first: an n x n intermediate
     assert f2 == 2 * n**2 + 2 * n**2  # (B @ v) first: only vectors
     assert f1 / f2 == (n + 1) / 2  # the penalty grows with n
+    # --8<-- [end:gist]
     print(f"n={n}: 'ij,jk,k->i' {f1} flops, 'k,jk,ij->i' {f2} flops, "
           f"ratio {f1 / f2} = (n + 1) / 2")
 print("opt_einsum available here:", torch.backends.opt_einsum.is_available())

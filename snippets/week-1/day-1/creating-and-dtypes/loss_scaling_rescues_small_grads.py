@@ -12,6 +12,7 @@ def grad_with_scale(scale):
     return w.grad.float() / scale  # unscale in float32
 
 
+# --8<-- [start:gist]
 unscaled = grad_with_scale(1.0)
 too_big = grad_with_scale(65536.0)  # 65536 itself overflows float16
 good = grad_with_scale(1024.0)
@@ -19,6 +20,7 @@ good = grad_with_scale(1024.0)
 assert (unscaled == 0).all()
 assert torch.isinf(too_big).all()
 assert torch.allclose(good, torch.full((4,), 1e-8), rtol=1e-2)
+# --8<-- [end:gist]
 print("scale 1     :", unscaled)
 print("scale 65536 :", too_big)
 print("scale 1024  :", good)
@@ -37,9 +39,11 @@ opt = torch.optim.SGD([v], lr=0.1)
 scaler.scale(v.sum()).backward()
 v.grad[0] = float("inf")  # as if the scaled gradient overflowed
 start = scaler.get_scale()
+# --8<-- [start:gist]
 scaler.step(opt)
 scaler.update()
 assert start == 65536.0 and torch.equal(v, torch.ones(2))  # step skipped
 assert scaler.get_scale() == start / 2
+# --8<-- [end:gist]
 print("GradScaler scale:", start, "-> after an inf gradient:",
       scaler.get_scale(), "| step skipped:", torch.equal(v, torch.ones(2)))

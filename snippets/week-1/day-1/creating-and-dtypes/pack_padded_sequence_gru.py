@@ -19,6 +19,7 @@ except RuntimeError as e:
     assert "must be sorted in decreasing order" in str(e)
     print("enforce_sorted=True (default):", str(e).split(".")[0])
 
+# --8<-- [start:gist]
 packed = pack_padded_sequence(padded, lengths, batch_first=True,
                               enforce_sorted=False)
 _, h_packed = rnn(packed)
@@ -30,6 +31,7 @@ assert torch.allclose(h_packed[0], alone, atol=1e-6)
 assert not torch.allclose(h_padded[0][0], alone[0], atol=1e-3)
 # ...and the RNN processes only real steps: 6 rows, not 3 * 3 = 9
 assert packed.data.shape[0] == int(lengths.sum()) == 6
+# --8<-- [end:gist]
 print("rows the GRU processed:", packed.data.shape[0],
       "| padded batch x time:", padded.shape[0] * padded.shape[1])
 print("batch_sizes per time step:", packed.batch_sizes.tolist())

@@ -5,24 +5,30 @@ import torch
 from torchguide.layout import shares_storage
 
 # torch.tensor is a function that builds a tensor FROM DATA
+# --8<-- [start:gist]
 s = torch.tensor(5)
 assert s.shape == () and s.dtype == torch.int64 and s.item() == 5
 assert torch.tensor([1, 2]).dtype == torch.int64  # dtype inferred
 assert torch.tensor([1.5]).dtype == torch.get_default_dtype()  # float32
+# --8<-- [end:gist]
 assert torch.tensor(np.ones(2, np.float16)).dtype == torch.float16  # kept
 assert not hasattr(torch.Tensor, "tensor")  # no .tensor() method
 
 # torch.Tensor is the class; called with ints it reads them as a SHAPE
+# --8<-- [start:gist]
 v = torch.Tensor(5)  # 5 uninitialised floats, like torch.empty(5)
 assert v.shape == (5,) and v.dtype == torch.get_default_dtype()
 assert torch.Tensor(2, 3).shape == (2, 3)
 assert torch.Tensor([1, 2]).dtype == torch.float32  # never int64
+# --8<-- [end:gist]
 assert isinstance(s, torch.Tensor)  # every tensor is a torch.Tensor
 
 # torch.tensor always copies; the legacy torch.Tensor(...) may not
 arr = np.arange(3, dtype=np.float32)
+# --8<-- [start:gist]
 assert not shares_storage(torch.tensor(arr), torch.from_numpy(arr))
 assert shares_storage(torch.Tensor(arr), torch.from_numpy(arr))
+# --8<-- [end:gist]
 t = torch.ones(3)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")

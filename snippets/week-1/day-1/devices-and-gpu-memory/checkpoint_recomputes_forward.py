@@ -24,21 +24,25 @@ def run(use_checkpoint):
     with torch.autograd.graph.saved_tensors_hooks(
         lambda t: saved.append(t.shape) or t, lambda t: t
     ):
+        # --8<-- [start:gist]
         if use_checkpoint:
             y = checkpoint(block, x, use_reentrant=False)
         else:
             y = block(x)
+        # --8<-- [end:gist]
     calls_after_forward = block.calls
     y.pow(2).sum().backward()
     return calls_after_forward, block.calls, len(saved), x.grad
 
 
+# --8<-- [start:gist]
 plain = run(use_checkpoint=False)
 ckpt = run(use_checkpoint=True)
 assert plain[:2] == (1, 1)  # forward runs once
 assert ckpt[:2] == (1, 2)  # ...and once more inside backward
 assert ckpt[2] < plain[2]  # fewer tensors kept between forward and backward
 assert torch.allclose(plain[3], ckpt[3])  # same gradients
+# --8<-- [end:gist]
 for name, r in [("plain     ", plain), ("checkpoint", ckpt)]:
     print(f"{name}: forward calls after forward={r[0]}, "
           f"after backward={r[1]}, tensors saved during forward={r[2]}")

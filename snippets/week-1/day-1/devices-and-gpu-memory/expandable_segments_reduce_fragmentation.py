@@ -17,13 +17,16 @@ def reserved_for_growing_tensors() -> int:
     return grown
 
 
+# --8<-- [start:gist]
 default = reserved_for_growing_tensors()
+# --8<-- [end:gist]
 try:  # the out-of-memory message itself names the setting
     torch.empty(2**50, dtype=torch.uint8, device=dev)
 except torch.OutOfMemoryError as e:
     hint = "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
     assert hint in str(e)
 
+# --8<-- [start:gist]
 # the same as starting the process with
 # PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True in its environment
 torch._C._accelerator_setAllocatorSettings("expandable_segments:True")
@@ -33,6 +36,7 @@ torch._C._accelerator_setAllocatorSettings("expandable_segments:False")
 # default: a new segment per size, 64 + 128 + ... + 512 = 2304 MiB kept;
 # expandable: one segment that grows to the largest tensor (plus a page)
 assert 2200 <= default <= 2400 and expandable < 600
+# --8<-- [end:gist]
 print(f"largest tensor 512 MiB | reserved afterwards: default "
       f"{default} MiB, expandable segments {expandable} MiB")
 print("the out-of-memory message suggests:", hint)

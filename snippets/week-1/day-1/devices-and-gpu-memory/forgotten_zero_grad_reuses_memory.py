@@ -6,6 +6,7 @@ layer = nn.Linear(1000, 1000)
 opt = torch.optim.SGD(layer.parameters(), lr=0.0)
 x = torch.randn(8, 1000)
 
+# --8<-- [start:gist]
 layer(x).sum().backward()
 first = layer.weight.grad.clone()
 ptr = layer.weight.grad.data_ptr()
@@ -16,6 +17,7 @@ for _ in range(9):  # nine more steps, zero_grad forgotten
 # backward adds into the same .grad tensor.
 assert layer.weight.grad.data_ptr() == ptr
 assert torch.allclose(layer.weight.grad, 10 * first)
+# --8<-- [end:gist]
 print("same .grad storage after 10 backward calls:",
       layer.weight.grad.data_ptr() == ptr)
 print("grad / first grad:",
@@ -23,6 +25,8 @@ print("grad / first grad:",
 
 # zero_grad() defaults to set_to_none=True: the gradient memory is released
 # until the next backward allocates it again.
+# --8<-- [start:gist]
 opt.zero_grad()
 assert layer.weight.grad is None
+# --8<-- [end:gist]
 print("after opt.zero_grad(): weight.grad is", layer.weight.grad)

@@ -5,16 +5,20 @@ import torch
 from torchguide.timing import measure, speedup
 
 pageable = torch.ones(64 * 2**20)  # 256 MiB of float32
+# --8<-- [start:gist]
 pinned = pageable.pin_memory()
+# --8<-- [end:gist]
 assert pinned.is_pinned() and not pageable.is_pinned()
 
 # measure() synchronizes, so each time covers the whole copy even when
 # non_blocking=True lets the call return before the copy has finished.
+# --8<-- [start:gist]
 t_pageable = measure(lambda: pageable.to("cuda"), min_run_time=1.0)
 t_pinned = measure(lambda: pinned.to("cuda", non_blocking=True),
                    min_run_time=1.0)
 ratio = speedup(t_pageable, t_pinned)
 assert ratio > 1.0  # typically 1.5-3x
+# --8<-- [end:gist]
 print("pinned vs pageable host-to-device speed-up:", round(ratio, 1))
 
 
@@ -30,11 +34,13 @@ def call_seconds(src):
     return seconds
 
 
+# --8<-- [start:gist]
 small = torch.ones(2**20)  # 4 MiB: the copy itself takes about 1 ms
 waits = {"pinned": call_seconds(small.pin_memory()),
          "pageable": call_seconds(small)}
 assert waits["pinned"] < 0.05  # queued behind the kernel: returns at once
 assert waits["pageable"] > 0.2  # waits for the GPU before copying
+# --8<-- [end:gist]
 print("non_blocking=True, host waited for the busy GPU:",
       {k: s > 0.2 for k, s in waits.items()})
 

@@ -22,6 +22,7 @@ torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 1))
 batches = [torch.randn(4, 8) for _ in range(5)]
 
+# --8<-- [start:gist]
 with torch.autograd.graph.saved_tensors_hooks(Token, lambda token: None):
     preds = [model(x) for x in batches]  # evaluation without no_grad
     kept = live
@@ -32,13 +33,16 @@ with torch.autograd.graph.saved_tensors_hooks(Token, lambda token: None):
     with_no_grad = live
     preds = [model(x).detach() for x in batches]
     with_detach = live
+# --8<-- [end:gist]
     total_loss = 0
     for x in batches:  # a running sum of losses keeps every graph too
         total_loss += model(x).pow(2).mean()
     with_running_sum = live
 
+# --8<-- [start:gist]
 assert kept == 5 * 4 and after_del == 0
 assert with_no_grad == 0 and with_detach == 0
+# --8<-- [end:gist]
 assert with_running_sum > kept
 print("saved for backward, 5 outputs kept in a list:", kept)
 print("after `del preds`                           :", after_del)

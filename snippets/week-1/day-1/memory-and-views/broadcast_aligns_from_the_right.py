@@ -1,5 +1,6 @@
 import torch
 
+# --8<-- [start:gist]
 # align shapes from the right; a missing dim counts as size 1;
 # each pair must be equal or contain a 1
 assert torch.broadcast_shapes((5, 1, 4), (3, 1)) == (5, 3, 4)
@@ -11,6 +12,7 @@ col = torch.arange(3.0).reshape(3, 1)
 row = torch.arange(4.0)  # shape (4,) acts as (1, 4)
 out = col * 10 + row
 assert out.shape == (3, 4) and out[2, 3] == 23.0
+# --8<-- [end:gist]
 print("(3, 1) op (4,) ->", tuple(out.shape))
 print(out)
 

@@ -3,6 +3,7 @@ import matplotlib.pyplot as plt
 import torch
 
 # --8<-- [start:core]
+# --8<-- [start:gist]
 column = torch.arange(3).reshape(3, 1) * 10  # shape (3, 1)
 row = torch.arange(4).reshape(1, 4)  # shape (1, 4)
 total = column + row  # shape (3, 4)
@@ -12,6 +13,7 @@ wide_column, tall_row = torch.broadcast_tensors(column, row)
 assert wide_column.stride() == (1, 0) and tall_row.stride() == (0, 1)
 assert wide_column.data_ptr() == column.data_ptr()
 assert torch.equal(total, wide_column + tall_row)
+# --8<-- [end:gist]
 
 print("column strides as broadcast:", wide_column.stride())
 print("row strides as broadcast:   ", tall_row.stride())

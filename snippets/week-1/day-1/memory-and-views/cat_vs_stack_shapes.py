@@ -10,6 +10,7 @@ shapes = {
     "stack dim=0": torch.stack([a, b], dim=0).shape,
     "stack dim=2": torch.stack([a, b], dim=2).shape,
 }
+# --8<-- [start:gist]
 assert shapes == {
     "cat dim=0": (6, 4),  # existing dim grows
     "cat dim=1": (3, 8),
@@ -21,6 +22,7 @@ s = torch.stack([a, b], dim=1)
 assert torch.equal(s, torch.cat([a.unsqueeze(1), b.unsqueeze(1)], dim=1))
 # both write into freshly allocated memory
 assert not shares_storage(s, a) and not shares_storage(torch.cat([a, b]), a)
+# --8<-- [end:gist]
 
 errors = []
 c = torch.ones(3, 5)

@@ -12,10 +12,13 @@ x = torch.randn(64, 64, 56, 56, device="cuda", dtype=torch.float16)
 
 conv_cl = torch.nn.Conv2d(64, 64, 3, padding=1, bias=False)
 conv_cl.load_state_dict(conv.state_dict())
+# --8<-- [start:gist]
 conv_cl = conv_cl.to("cuda", torch.float16,
                      memory_format=torch.channels_last)
 x_cl = x.to(memory_format=torch.channels_last)
+# --8<-- [end:gist]
 
+# --8<-- [start:gist]
 with torch.no_grad():
     y, y_cl = conv(x), conv_cl(x_cl)
     torch.testing.assert_close(y, y_cl, rtol=1e-2, atol=1e-2)
@@ -25,5 +28,6 @@ with torch.no_grad():
 
 ratio = speedup(t_nchw, t_nhwc)
 assert ratio > 1.0  # channels_last is faster for fp16 convs on Tensor Cores
+# --8<-- [end:gist]
 print("GPU:", torch.cuda.get_device_name())
 print("channels_last vs NCHW speed-up (fp16 conv):", round(ratio, 1))

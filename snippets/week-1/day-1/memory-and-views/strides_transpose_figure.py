@@ -2,8 +2,10 @@ import matplotlib.pyplot as plt
 import torch
 from torchguide.layout import storage_index_map
 
+# --8<-- [start:gist]
 x = torch.arange(6.0).reshape(2, 3)
 xt = x.t()
+# --8<-- [end:gist]
 panels = [
     ("storage: 6 floats in a row", torch.arange(6).reshape(1, 6)),
     (f"x\nshape {tuple(x.shape)}, stride {x.stride()}",
@@ -11,7 +13,9 @@ panels = [
     (f"x.t()\nshape {tuple(xt.shape)}, stride {xt.stride()}",
      storage_index_map(xt)),
 ]
+# --8<-- [start:gist]
 assert storage_index_map(xt).tolist() == [[0, 3], [1, 4], [2, 5]]
+# --8<-- [end:gist]
 
 fig, axes = plt.subplots(
     3, 1, figsize=(4.8, 6.4), gridspec_kw={"height_ratios": [1, 2, 3]}
@@ -33,5 +37,7 @@ axes[0].set_yticks([])
 axes[0].set_ylabel("")
 fig.suptitle("Each cell shows the storage index it reads", fontsize=11)
 fig.tight_layout()
+# --8<-- [start:gist]
 print("storage index of each element of x.t():",
       storage_index_map(xt).tolist())
+# --8<-- [end:gist]

@@ -29,6 +29,7 @@ copies = {
     "x.t().reshape(12)": x.t().reshape(12),  # non-contiguous: a copy
     "x.t().flatten()": x.t().flatten(),
 }
+# --8<-- [start:gist]
 assert all(shares_storage(x, v) for v in views.values())
 assert not any(shares_storage(x, c) for c in copies.values())
 
@@ -36,6 +37,7 @@ assert not any(shares_storage(x, c) for c in copies.values())
 assert x.contiguous() is x
 # x[:] is a new tensor object, but over the same memory
 assert x[:] is not x and shares_storage(x, x[:])
+# --8<-- [end:gist]
 
 for title, group in [("share memory with x", views), ("copies", copies)]:
     print(title + ":")
