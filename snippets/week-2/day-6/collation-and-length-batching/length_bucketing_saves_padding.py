@@ -22,6 +22,7 @@ def buckets(pool_batches):
     return padded_tokens(batch_sampler=sampler)
 
 
+# --8<-- [start:gist]
 padding = {
     "pad all to the longest": len(dataset) * int(lengths.max()) - real,
     "random batches": padded_tokens(batch_size=32, shuffle=True),
@@ -32,6 +33,7 @@ padding = {
 pads = list(padding.values())
 assert pads == sorted(pads, reverse=True)  # larger pools, less padding
 assert padding["buckets, whole dataset"] * 10 < padding["random batches"]
+# --8<-- [end:gist]
 # even with one pool, equal lengths are shuffled: most batches change
 # from epoch to epoch; only those at the sparse long tail repeat
 sampler = LengthBucketBatchSampler(lengths, 32, pool_batches=100)

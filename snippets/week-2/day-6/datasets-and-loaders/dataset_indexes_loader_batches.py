@@ -17,6 +17,7 @@ class Squares(Dataset):
         return torch.tensor([float(i)]), i * i
 
 
+# --8<-- [start:gist]
 dataset = Squares(10)
 x, y = dataset[3]  # one sample, no batching
 assert x.shape == (1,) and y == 9
@@ -26,6 +27,7 @@ batches = list(loader)
 assert dataset.calls == 1 + 10  # dataset[3], then each index once
 assert len(loader) == len(batches) == 3  # ceil(10 / 4)
 assert [len(b[1]) for b in batches] == [4, 4, 2]
+# --8<-- [end:gist]
 seen = torch.cat([b[0] for b in batches]).flatten()
 assert sorted(seen.tolist()) == [float(i) for i in range(10)]
 

@@ -17,6 +17,7 @@ class NoTensors(Dataset):  # __getitem__ returns no tensor at all
         }
 
 
+# --8<-- [start:gist]
 batch = next(iter(DataLoader(NoTensors(), batch_size=4, num_workers=2)))
 
 assert isinstance(batch["features"], torch.Tensor)
@@ -25,6 +26,7 @@ assert batch["features"].dtype == torch.float32  # the array's dtype is kept
 assert batch["label"].dtype == torch.int64
 assert batch["weight"].dtype == torch.float64  # a Python float is float64
 assert batch["name"] == ["s0", "s1", "s2", "s3"]  # strings stay a list
+# --8<-- [end:gist]
 
 for key, value in batch.items():
     kind = value.dtype if isinstance(value, torch.Tensor) else value

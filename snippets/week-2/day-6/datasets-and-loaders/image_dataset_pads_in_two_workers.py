@@ -11,24 +11,30 @@ sizes = [(32, 24), (20, 28), (28, 28), (24, 16), (30, 20)]  # (W, H)
 rows = ["file,label"] + [f"img{i}.png,{i % 2}" for i in range(len(sizes))]
 Path("labels.csv").write_text("\n".join(rows) + "\n")
 
+# --8<-- [start:gist]
 dataset = ImageCsvDataset("labels.csv")  # reads the CSV only
 assert not list(Path().glob("*.png"))  # no image exists yet: nothing loaded
+# --8<-- [end:gist]
 
 rng = np.random.default_rng(0)
 for i, (w, h) in enumerate(sizes):
     pixels = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
     Image.fromarray(pixels).save(f"img{i}.png")
 
+# --8<-- [start:gist]
 loader = DataLoader(
     dataset, batch_size=2, num_workers=2, collate_fn=collate_padded_images
 )
 batches = list(loader)
+# --8<-- [end:gist]
 
+# --8<-- [start:gist]
 assert [b.images.shape for b in batches] == [
     (2, 3, 28, 32),
     (2, 3, 28, 28),
     (1, 3, 20, 30),
 ]
+# --8<-- [end:gist]
 first = batches[0]
 assert first.images.dtype == torch.uint8
 assert first.sizes.tolist() == [[24, 32], [28, 20]]

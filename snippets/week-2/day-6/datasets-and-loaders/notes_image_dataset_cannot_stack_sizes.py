@@ -28,6 +28,7 @@ class MyImageDataset(Dataset):  # the notes' class, as written
     def __len__(self):
         return len(self.data)
 
+    # --8<-- [start:gist]
     def __getitem__(self, idx):
         img_path = self.data.iloc[idx, 0]
         label = self.data.iloc[idx, 1]
@@ -35,13 +36,18 @@ class MyImageDataset(Dataset):  # the notes' class, as written
         if self.transform:
             image = self.transform(image)
         return image, label
+    # --8<-- [end:gist]
 
 
+# --8<-- [start:gist]
 def to_tensor(image):  # what torchvision's pil_to_tensor does: (C, H, W) uint8
     return torch.from_numpy(np.array(image)).permute(2, 0, 1)
+# --8<-- [end:gist]
 
 
+# --8<-- [start:gist]
 dataset = MyImageDataset("labels.csv", transform=to_tensor)
 print([tuple(dataset[i][0].shape) for i in range(2)])
 next(iter(DataLoader(dataset, batch_size=2)))  # stack needs equal shapes
+# --8<-- [end:gist]
 # --8<-- [end:core]

@@ -26,6 +26,7 @@ class MyImageDataset(Dataset):  # the notes' class, as written
     def __len__(self):
         return len(self.data)
 
+    # --8<-- [start:gist]
     def __getitem__(self, idx):
         img_path = self.data.iloc[idx, 0]
         label = self.data.iloc[idx, 1]
@@ -33,10 +34,13 @@ class MyImageDataset(Dataset):  # the notes' class, as written
         if self.transform:
             image = self.transform(image)
         return image, label
+    # --8<-- [end:gist]
 
 
+# --8<-- [start:gist]
 dataset = MyImageDataset("labels.csv")
 image, label = dataset[0]  # one sample works: a PIL image and a label
 print(type(image).__name__, image.size, type(label).__name__, label)
 next(iter(DataLoader(dataset, batch_size=2)))  # batching does not
+# --8<-- [end:gist]
 # --8<-- [end:core]

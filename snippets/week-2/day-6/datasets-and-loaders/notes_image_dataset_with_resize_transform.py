@@ -36,16 +36,22 @@ class MyImageDataset(Dataset):  # the notes' class, as written
         return image, label
 
 
+# --8<-- [start:gist]
 def resize_to_tensor(image):  # same size for all, then (C, H, W) uint8
     image = image.resize((24, 24), Image.Resampling.BILINEAR)
     return torch.from_numpy(np.array(image)).permute(2, 0, 1)
+# --8<-- [end:gist]
 
 
+# --8<-- [start:gist]
 dataset = MyImageDataset("labels.csv", transform=resize_to_tensor)
 images, labels = next(iter(DataLoader(dataset, batch_size=4)))
+# --8<-- [end:gist]
 # --8<-- [end:core]
 
+# --8<-- [start:gist]
 assert images.shape == (4, 3, 24, 24) and images.dtype == torch.uint8
 assert labels.tolist() == [0, 1, 0, 1]  # numpy int64 labels became a tensor
+# --8<-- [end:gist]
 print("images", tuple(images.shape), images.dtype)
 print("labels", labels)

@@ -30,9 +30,12 @@ class PNGs(Dataset):
         return torch.from_numpy(pixels).permute(2, 0, 1), i
 
 
+# --8<-- [start:gist]
 loader = DataLoader(PNGs(paths), batch_size=8, num_workers=2,
                     collate_fn=collate_dropping_none)
+# --8<-- [end:gist]
 sizes, seen = [], []
+# --8<-- [start:gist]
 for batch in loader:
     if batch is None:  # every sample of this batch failed
         sizes.append(0)
@@ -40,8 +43,11 @@ for batch in loader:
     images, indices = batch
     sizes.append(len(images))
     seen += indices.tolist()
+# --8<-- [end:gist]
 
+# --8<-- [start:gist]
 assert sizes == [7, 0, 7, 8, 7]
 assert sorted(seen) == sorted(set(range(40)) - broken)  # no repeats
+# --8<-- [end:gist]
 print("batch sizes:", sizes)
 print(f"samples trained on: {len(seen)} of 40, each once")

@@ -56,6 +56,7 @@ for name, open_features in openers.items():
     growth[name] = readings
     del features
 
+# --8<-- [start:gist]
 eager, *mapped = growth.values()
 assert eager[-1]["RssAnon"] > 0.9 * FILE_MIB  # the whole file, up front
 print("np.fromfile: the whole file in the process's own memory")
@@ -65,6 +66,7 @@ for name, readings in zip(list(growth)[1:], mapped):
     # What was read is mapped from the page cache, which the kernel can
     # drop again (and share with other processes reading the file).
     assert readings[-1]["RssFile"] > 0.9 * FILE_MIB
+# --8<-- [end:gist]
     print(f"{name}: own memory stays under 30 % of the file; the pages "
           "read are page cache")
 

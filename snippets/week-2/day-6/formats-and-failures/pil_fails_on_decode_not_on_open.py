@@ -20,6 +20,7 @@ for name, data in broken.items():
 
 
 
+# --8<-- [start:gist]
 def where_it_fails(name):
     try:
         image = Image.open(name)  # reads the header only
@@ -30,13 +31,16 @@ def where_it_fails(name):
     except OSError as error:
         return "decode", error
     return "nowhere", None
+# --8<-- [end:gist]
 
 
 failures = {name: where_it_fails(name) for name in broken}
 # Every failure is an OSError (UnidentifiedImageError is a subclass) ...
 assert all(isinstance(error, OSError) for _, error in failures.values())
 # ... and a file whose header is fine opens without complaint.
+# --8<-- [start:gist]
 assert failures["truncated.png"][0] == "decode"
 assert failures["bad_pixel_data.png"][0] == "decode"
+# --8<-- [end:gist]
 for name, (stage, error) in failures.items():
     print(f"{name:19} fails at {stage:6} {type(error).__name__}: {error}")

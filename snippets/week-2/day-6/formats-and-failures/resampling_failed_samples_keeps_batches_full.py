@@ -32,6 +32,7 @@ class PNGs(Dataset):
         return torch.from_numpy(pixels).permute(2, 0, 1), i
 
 
+# --8<-- [start:gist]
 loader = DataLoader(ResampleFailed(PNGs(paths), seed=0), batch_size=8,
                     num_workers=2)  # the default collate: nothing is None
 sizes, seen = [], Counter()
@@ -42,6 +43,7 @@ for images, indices in loader:
 assert sizes == [8, 8, 8, 8, 8]
 assert not broken & set(seen)  # a broken file never reaches the model
 assert sum(seen.values()) == 40  # 11 of them are repeats
+# --8<-- [end:gist]
 repeats = sorted(i for i, n in seen.items() if n > 1)
 print("batch sizes:", sizes)
 print(f"distinct samples: {len(seen)} of 40; seen more than once: {repeats}")

@@ -13,6 +13,7 @@ def where_it_came_from(sample):
     return sample["cls"], get_worker_info().id, int(shard)
 
 
+# --8<-- [start:gist]
 dataset = (wds.WebDataset("train-{000000..000003}.tar", shardshuffle=False)
            .decode("rgb8").map(where_it_came_from))
 loader = DataLoader(dataset.batched(4), batch_size=None, num_workers=2)
@@ -24,6 +25,7 @@ for batch in loader:
 
 assert sorted(labels) == list(range(32))  # every sample exactly once
 assert shards_of_worker == {0: {0, 2}, 1: {1, 3}}  # whole shards
+# --8<-- [end:gist]
 print("samples read:", len(labels), "(no duplicates)")
 print("shards read by each worker:",
       {w: sorted(s) for w, s in shards_of_worker.items()})

@@ -10,10 +10,13 @@ class Labels(Dataset):
     def __len__(self):
         return 8
 
+    # --8<-- [start:gist]
     def __getitem__(self, i):
         return self.labels[i]  # KeyError for 5
+    # --8<-- [end:gist]
 
 
+# --8<-- [start:gist]
 loader = DataLoader(Labels(), batch_size=2, num_workers=2)
 try:
     for batch in loader:
@@ -23,6 +26,7 @@ except KeyError as error:  # the worker's exception type, re-raised
 
 assert message.startswith("Caught KeyError in DataLoader worker process 0")
 assert "self.labels[i]" in message  # the worker's own traceback
+# --8<-- [end:gist]
 # Print it without the DataLoader's internal frames.
 internal = r'(?:  File "/[^\n]*\n(?:    [^\n]*\n)*)+'
 print(re.sub(internal, "  ... (DataLoader internals)\n", message).strip())

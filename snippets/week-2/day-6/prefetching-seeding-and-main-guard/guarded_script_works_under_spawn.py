@@ -23,6 +23,7 @@ if __name__ == "__main__":  # only in the process started as a script
                         multiprocessing_context="spawn")
     print("batches:", [batch.tolist() for batch in loader])
 '''
+# --8<-- [start:gist]
 Path("train.py").write_text(SCRIPT)
 done = subprocess.run([sys.executable, "train.py"], capture_output=True,
                       text=True, timeout=100)
@@ -32,5 +33,6 @@ assert done.returncode == 0, done.stderr[-2000:]
 assert lines == ["batches: [[0, 1], [4, 9]]",
                  "train.py runs as __main__",
                  "train.py runs as __mp_main__"]  # the worker, importing
+# --8<-- [end:gist]
 print("python train.py exits with", done.returncode, "and prints:")
 print("\n".join(lines))

@@ -23,20 +23,24 @@ def train(batches):
     return (BATCHES - 1) / (time.perf_counter() - start)  # batches/s
 
 
+# --8<-- [start:gist]
 def batches_per_second(prefetch_factor):
     loader = DataLoader(SpikyStorage(), num_workers=2,
                         prefetch_factor=prefetch_factor)
     batches = iter(loader)
     next(batches)  # the workers have started
     return train(batches)
+# --8<-- [end:gist]
 
 
+# --8<-- [start:gist]
 limit = train(range(BATCHES - 1))  # the step alone: data never waited for
 factors = [1, 2, 4, 8]
 speed = {f: batches_per_second(f) for f in factors}
 
 # on average the reads keep up; only a deep queue also hides the slow ones
 assert speed[8] > 1.2 * speed[1]
+# --8<-- [end:gist]
 print("batches/s, as a share of the training step's own speed:")
 for factor in factors:
     print(f"  prefetch_factor={factor}: {speed[factor] / limit:.0%}")

@@ -27,13 +27,16 @@ def in_flight(num_workers, prefetch_factor):
     loader = DataLoader(Fast(), sampler=sampler, num_workers=num_workers,
                         prefetch_factor=prefetch_factor)
     counts = []
+    # --8<-- [start:gist]
     for consumed, _ in enumerate(loader, start=1):
         time.sleep(0.01)  # a slow training step: workers could run ahead
         counts.append(sampler.handed_out - consumed)
+    # --8<-- [end:gist]
         if consumed == 6:
             return set(counts)
 
 
+# --8<-- [start:gist]
 # the default is 2 per worker; without workers there is nothing to prefetch
 assert DataLoader(Fast(), num_workers=2).prefetch_factor == 2
 assert DataLoader(Fast(), num_workers=0).prefetch_factor is None
@@ -43,3 +46,4 @@ for workers, factor in [(1, 2), (2, 2), (2, 4), (1, 8)]:
     assert counts == {workers * factor}  # never more, whatever the wait
     print(f"num_workers={workers}, prefetch_factor={factor}: "
           f"{counts.pop()} batches in flight")
+# --8<-- [end:gist]

@@ -17,13 +17,16 @@ class Augment(Dataset):
         return info.seed, round(self.rng.random(), 4)
 
 
+# --8<-- [start:gist]
 def run(seed):  # two epochs; the loader's generator makes the worker seeds
     loader = DataLoader(Augment(), batch_size=None, num_workers=2,
                         worker_init_fn=seed_worker,
                         generator=torch.Generator().manual_seed(seed))
     return [[(int(s), float(x)) for s, x in loader] for _ in range(2)]
+# --8<-- [end:gist]
 
 
+# --8<-- [start:gist]
 first, again, other = run(0), run(0), run(1)
 draws = [x for epoch in first for _, x in epoch]
 seeds = [s for epoch in first for s, _ in epoch]
@@ -31,6 +34,7 @@ seeds = [s for epoch in first for s, _ in epoch]
 assert len(set(draws)) == 4  # new stream per worker and per epoch
 assert seeds[1] == seeds[0] + 1 and seeds[3] == seeds[2] + 1  # base + id
 assert first == again and first != other  # reproducible from the seed
+# --8<-- [end:gist]
 for epoch, samples in enumerate(first):
     print(f"epoch {epoch}: self.rng.random() in workers 0 and 1:",
           [x for _, x in samples])

@@ -21,6 +21,7 @@ loader = DataLoader(Squares(), batch_size=2, num_workers=1,
 print([batch.tolist() for batch in loader])
 '''
 Path("train.py").write_text(SCRIPT)
+# --8<-- [start:gist]
 done = subprocess.run([sys.executable, "train.py"], capture_output=True,
                       text=True, timeout=100)
 errors = [line for line in done.stderr.splitlines()
@@ -32,6 +33,7 @@ assert done.returncode == 1 and len(errors) == 3
 assert in_worker.startswith("An attempt has been made to start a new process "
                             "before the current process has finished")
 assert "exited unexpectedly with exit code 1" in errors[1]
+# --8<-- [end:gist]
 print("default start method here:", multiprocessing.get_start_method())
 print("python train.py, with spawn, exits with", done.returncode)
 print("the worker, importing train.py:", in_worker.split(". ")[0] + ".")

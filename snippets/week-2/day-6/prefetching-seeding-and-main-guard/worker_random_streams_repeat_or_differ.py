@@ -20,8 +20,10 @@ class Augment(Dataset):  # one random draw from each source per sample
 
 
 def epochs(persistent):  # [epoch][worker] -> draws
+    # --8<-- [start:gist]
     loader = DataLoader(Augment(), batch_size=None, num_workers=2,
                         persistent_workers=persistent)
+    # --8<-- [end:gist]
     return [list(loader) for _ in range(2)]
 
 
@@ -35,6 +37,7 @@ for source in fresh[0][0]:
                  float(persistent[0][0][source])
                  == float(persistent[1][0][source])))
 
+# --8<-- [start:gist]
 # torch seeds random, torch and NumPy's global RNG in every worker, anew
 # each epoch; a generator object held by the dataset is copied as it is
 assert rows == [("random.random()", False, False, False),
@@ -44,6 +47,7 @@ assert rows == [("random.random()", False, False, False),
 # persistent workers move on between epochs, yet still share one stream
 held = "self.rng.random()"
 assert persistent[0][0][held] == persistent[0][1][held]
+# --8<-- [end:gist]
 print(f"{'source':19} {'same in 2 workers':>18} {'same next epoch':>16}"
       f" {'(persistent)':>13}")
 for source, workers, epoch, epoch_persistent in rows:

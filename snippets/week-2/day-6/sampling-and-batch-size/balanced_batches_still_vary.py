@@ -5,6 +5,7 @@ import torch
 from torch.utils.data import BatchSampler, WeightedRandomSampler
 from torchguide.data.sampling import class_balanced_weights
 
+# --8<-- [start:gist]
 labels = torch.tensor([0] * 1000 + [1] * 10)
 sampler = WeightedRandomSampler(class_balanced_weights(labels), 1010)
 # the batches of indices a DataLoader(batch_size=32, drop_last=True) forms
@@ -14,14 +15,17 @@ batches = BatchSampler(sampler, batch_size=32, drop_last=True)
 per_batch = torch.tensor(
     [int(labels[b].sum()) for _ in range(20) for b in batches]
 ).float()
+# --8<-- [end:gist]
 
 # draws are independent: the count per batch is Binomial(32, 0.5), whose
 # mean is 16 and standard deviation sqrt(32 * 0.25) = 2.83
 assert abs(per_batch.mean() - 16) < 0.5
 assert abs(per_batch.std() - math.sqrt(8)) < 0.4
+# --8<-- [start:gist]
 assert per_batch.min() <= 10 and per_batch.max() >= 22
 share_exact = (per_batch == 16).float().mean().item()
 assert share_exact < 0.2  # few batches are exactly 16 / 16
+# --8<-- [end:gist]
 
 counts = torch.bincount(per_batch.long(), minlength=33)
 k = torch.arange(33)

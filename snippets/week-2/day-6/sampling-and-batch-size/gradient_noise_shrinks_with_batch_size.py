@@ -17,6 +17,7 @@ def gradient(index):
     return torch.cat([p.grad.flatten() for p in model.parameters()])
 
 
+# --8<-- [start:gist]
 full = gradient(torch.arange(n))  # the gradient over the whole dataset
 sizes = [1, 4, 16, 64, 256]
 noise = []  # mean squared distance of a mini-batch gradient from it
@@ -26,11 +27,14 @@ for b in sizes:
         for _ in range(40)
     ]
     noise.append(torch.stack(errors).mean().item())
+# --8<-- [end:gist]
 
 # variance of a mean of b independent samples: proportional to 1 / b
+# --8<-- [start:gist]
 scaled = [v * b for v, b in zip(noise, sizes)]
 assert max(scaled) / min(scaled) < 1.6
 assert noise[0] / noise[-1] > 150  # 256 x larger batch, ~256 x less noise
+# --8<-- [end:gist]
 
 fig, ax = plt.subplots(figsize=(4.8, 3.2))
 ax.loglog(sizes, noise, "o-", label="measured")

@@ -30,16 +30,19 @@ def train(batch_size, steps, seed):
     return train_loss, test_acc
 
 
+# --8<-- [start:gist]
 runs = {  # name: (batch size, optimizer steps)
     "batch 16, 1 epoch": (16, 64),
     "batch 256, 1 epoch": (256, 4),
     "batch 256, 64 steps": (256, 64),
 }
+# --8<-- [end:gist]
 results = {}
 for name, (b, steps) in runs.items():
     per_seed = torch.tensor([train(b, steps, seed) for seed in range(3)])
     results[name] = per_seed.mean(0).tolist()  # mean over 3 seeds
 
+# --8<-- [start:gist]
 small, big_epochs, big_steps = results.values()
 # same epochs: the large batch made 16 x fewer steps; its TRAINING loss is
 # higher too, so it is under-trained, not just generalising worse
@@ -47,6 +50,7 @@ assert big_epochs[0] > 1.5 * small[0]
 # same number of steps: it trains at least as far, and tests as well
 assert big_steps[0] <= small[0]
 assert abs(big_steps[1] - small[1]) < 0.03
+# --8<-- [end:gist]
 
 for name, (loss, acc) in results.items():
     print(f"{name:21} train loss {loss:.2f}  test accuracy {acc:.1%}")

@@ -23,6 +23,7 @@ def samples_per_second(batch_size, samples):
 
 
 samples_per_second(64, 256)  # warm up
+# --8<-- [start:gist]
 # best of three runs each; batch 1 gets fewer samples, it is the slow one
 speed = {
     1: max(samples_per_second(1, 128) for _ in range(3)),
@@ -31,5 +32,6 @@ speed = {
 ratio = speed[256] / speed[1]
 # one step costs about the same whatever its size: batch 1 pays it per sample
 assert ratio > 20, ratio  # wide margin: the machine is shared and noisy
+# --8<-- [end:gist]
 
 print("samples per second in training, batch 256 vs batch 1: over 20 x")

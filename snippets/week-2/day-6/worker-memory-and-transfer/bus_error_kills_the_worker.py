@@ -13,11 +13,13 @@ class TouchesAPageWithNothingBehindIt(Dataset):
         return 4
 
     def __getitem__(self, index):
+        # --8<-- [start:gist]
         with open("backing.bin", "w+b") as f:
             f.truncate(mmap.PAGESIZE)
             page = mmap.mmap(f.fileno(), mmap.PAGESIZE)
             f.truncate(0)  # the mapped page no longer has a file page
             return page[0]  # SIGBUS
+        # --8<-- [end:gist]
 
 
 def stderr_to_file(worker_id):
@@ -34,11 +36,15 @@ except RuntimeError as error:
     raised = error
 chain = [raised, raised.__cause__] if raised.__cause__ else [raised]
 messages = [re.sub(r"\d+", "<pid>", str(e)) for e in chain]
+# --8<-- [start:gist]
 assert any("killed by signal: Bus error" in m for m in messages)
+# --8<-- [end:gist]
 for message in reversed(messages):
     print("main process:", message)
+# --8<-- [start:gist]
 with open("worker0.err") as f:
     # The C handler also writes the string's terminating NUL byte.
     worker_said = f.read().replace("\0", "").strip()
 assert "insufficient shared memory" in worker_said
 print("worker:", worker_said)
+# --8<-- [end:gist]

@@ -18,22 +18,28 @@ mean = torch.tensor([0.485, 0.456, 0.406]).view(3, 1, 1)
 std = torch.tensor([0.229, 0.224, 0.225]).view(3, 1, 1)
 
 
+# --8<-- [start:gist]
 def decode():
     image = Image.open(io.BytesIO(jpeg)).convert("RGB")
     return torch.from_numpy(np.array(image)).permute(2, 0, 1)
+# --8<-- [end:gist]
 
 
 pixels = decode()
 
 
+# --8<-- [start:gist]
 def augment():  # crop, flip, normalize: what a training transform does
     crop = pixels[:, 50:274, 100:324].flip(-1)
     return (crop.float() / 255 - mean) / std
+# --8<-- [end:gist]
 
 
+# --8<-- [start:gist]
 decode_seconds, augment_seconds = measure(decode), measure(augment)
 assert decode_seconds > augment_seconds  # typically 2-7x here
 print("decoding costs more CPU time than crop, flip and normalize "
       "together:", decode_seconds > augment_seconds)
 print(f"bytes per sample: JPEG {len(jpeg):,}, decoded uint8 "
       f"{pixels.nbytes:,}, normalized float crop {augment().nbytes:,}")
+# --8<-- [end:gist]

@@ -10,6 +10,7 @@ def pinning_threads():
             if "_pin_memory_loop" in t.name]
 
 
+# --8<-- [start:gist]
 has_accelerator = torch.accelerator.is_available()
 data = TensorDataset(torch.rand(32, 3, 8, 8), torch.arange(32))
 loader = DataLoader(data, batch_size=8, num_workers=1, pin_memory=True)
@@ -22,6 +23,7 @@ with warnings.catch_warnings(record=True) as caught:
 # workers send; without one, the DataLoader warns and pins nothing.
 assert bool(pinning_threads()) == has_accelerator
 assert images.is_pinned() == labels.is_pinned() == has_accelerator
+# --8<-- [end:gist]
 print("accelerator available:", has_accelerator)
 print("pinning thread running:", bool(pinning_threads()))
 print("batch tensors pinned:", images.is_pinned(), labels.is_pinned())

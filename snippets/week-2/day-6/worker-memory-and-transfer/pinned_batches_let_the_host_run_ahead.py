@@ -26,12 +26,14 @@ def seconds_per_epoch(pin_memory, non_blocking):
     checksum = torch.zeros((), device="cuda")
     torch.cuda.synchronize()
     begin = time.perf_counter()
+    # --8<-- [start:gist]
     for (batch,) in loader:
         assert batch.is_pinned() == pin_memory
         x = batch.to("cuda", non_blocking=non_blocking)
         checksum += x.sum()  # queued behind the copy on the same stream
         gpu_work()
         time.sleep(gpu_seconds)  # the host's own work in this step
+    # --8<-- [end:gist]
     torch.cuda.synchronize()
     seconds = time.perf_counter() - begin
     # Every asynchronous copy arrived complete before it was used.
@@ -45,10 +47,12 @@ variants = {
     "pinned, non_blocking=False": seconds_per_epoch(True, False),
     "pinned, non_blocking=True": seconds_per_epoch(True, True),
 }
+# --8<-- [start:gist]
 overlapped = variants.pop("pinned, non_blocking=True")
 for name, seconds in variants.items():
     ratio = seconds / overlapped
     # The host waits for the GPU at each copy: host and GPU work add up.
     assert ratio > 1.3
+# --8<-- [end:gist]
     print(f"{name}: epoch takes {ratio:.1f}x as long as with pinned, "
           "non_blocking=True")

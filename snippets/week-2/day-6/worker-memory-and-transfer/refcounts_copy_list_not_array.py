@@ -34,12 +34,14 @@ class ReadsItsItems(Dataset):
         return private_dirty_mib()
 
 
+# --8<-- [start:gist]
 paths = [f"train/img_{i:07d}.png" for i in range(N)]
 stores = {
     "list of str": paths,
     "NumPy str array": np.array(paths),
     "tensor": torch.zeros(N, 16),
 }
+# --8<-- [end:gist]
 data_mib = (sys.getsizeof(paths) + sum(map(sys.getsizeof, paths))) / 2**20
 growth = {}
 for name, store in stores.items():
@@ -48,10 +50,12 @@ for name, store in stores.items():
     readings = list(loader)
     growth[name] = [m - readings[0] for m in readings]
 
+# --8<-- [start:gist]
 assert growth["list of str"][-1] > 0.8 * data_mib  # copied as it is read
 for name in ("NumPy str array", "tensor"):
     assert growth[name][-1] < 0.1 * data_mib  # stays shared
     print(f"{name}: the worker copied under 10 % of the data")
+# --8<-- [end:gist]
 copied = growth["list of str"][-1] / data_mib
 print(f"list of str: the worker copied {copied:.1f}x the size of its "
       "str objects")

@@ -18,6 +18,7 @@ print("sharing strategies:", sorted(mp.get_all_sharing_strategies()))
 print("default:", mp.get_sharing_strategy())
 assert mp.get_sharing_strategy() == "file_descriptor"  # Linux default
 
+# --8<-- [start:gist]
 images = TensorDataset(torch.rand(32, 3, 64, 64))
 (in_main,) = next(iter(DataLoader(images, batch_size=16, num_workers=0)))
 assert not in_main.is_shared()
@@ -30,6 +31,7 @@ for strategy in ("file_descriptor", "file_system"):
     # Either way the batch's memory is a file in /dev/shm.
     (mapped,) = shm_files_mapped()
     assert mapped.startswith("/dev/shm/")
+# --8<-- [end:gist]
     print(f"num_workers=1, {strategy}: batch is_shared()",
           from_worker.is_shared(), "->", mapped)
     del from_worker

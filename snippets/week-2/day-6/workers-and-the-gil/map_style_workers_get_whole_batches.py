@@ -19,6 +19,7 @@ class Indexed(Dataset):
         return index, get_worker_info().id  # which worker loaded it
 
 
+# --8<-- [start:gist]
 loader = DataLoader(Indexed(), batch_size=2, num_workers=2,
                     sampler=Recorded(range(12)))
 per_worker = {0: [], 1: []}
@@ -29,6 +30,7 @@ for indices, worker_ids in loader:
 assert drawn_in == [os.getpid()]  # the main process draws every index
 assert per_worker == {0: [[0, 1], [4, 5], [8, 9]],
                       1: [[2, 3], [6, 7], [10, 11]]}
+# --8<-- [end:gist]
 print("indices drawn in the main process:", drawn_in == [os.getpid()])
 for worker, batches in per_worker.items():
     print(f"worker {worker} loaded batches {batches}")

@@ -22,23 +22,29 @@ def cpu():  # CPU seconds of all threads of this process
 
 
 samples = range(8)
+# --8<-- [start:gist]
 one_thread = [w for _, w in map(transform, samples)]
 with ThreadPoolExecutor(2) as pool:
     cpu_before, start = cpu(), time.perf_counter()
     two_threads = [w for _, w in pool.map(transform, samples)]
     cores_busy = (cpu() - cpu_before) / (time.perf_counter() - start)
+# --8<-- [end:gist]
 fork = multiprocessing.get_context("fork")
 with ProcessPoolExecutor(2, mp_context=fork) as pool:
     two_processes = [w for _, w in pool.map(transform, samples)]
 
+# --8<-- [start:gist]
 # alone, a thread never waits; beside a second thread it waits for the GIL
 # again and again; a process has a GIL of its own and never waits
 assert max(one_thread) <= 1 and max(two_processes) <= 1
+# --8<-- [end:gist]
 # (but the last sample may run alone once the other thread is done, and on a
 # busy machine the OS may keep the other thread off the CPU for a whole sample)
+# --8<-- [start:gist]
 assert sum(w >= 1 for w in two_threads) > len(samples) // 2
 assert sum(two_threads) >= 2 * len(samples)
 assert cores_busy < 1.1  # so 2 threads never run Python on 2 cores at once
+# --8<-- [end:gist]
 n = len(samples)
 print("waits while computing a sample (voluntary context switches):")
 print(f"  1 thread:    {sum(one_thread)} waits in {n} samples")

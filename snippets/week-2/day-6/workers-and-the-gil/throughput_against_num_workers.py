@@ -60,12 +60,15 @@ def epoch(num_workers):
     }
 
 
+# --8<-- [start:gist]
 counts = [0, 1, 2, 4, 8]
 with warnings.catch_warnings():  # torch warns above os.cpu_count() workers
     warnings.simplefilter("ignore")
     runs = {n: epoch(n) for n in counts}
+# --8<-- [end:gist]
 cores = os.cpu_count()
 
+# --8<-- [start:gist]
 # each worker is a process to start and feed: CPU spent per epoch grows
 assert runs[8]["cpu"] > 1.2 * runs[0]["cpu"]
 
@@ -74,6 +77,7 @@ print("workers  samples/s (epoch)  samples/s (steady)  CPU seconds")
 for n, run in runs.items():
     ratios = [run[key] / runs[0][key] for key in ("epoch", "steady", "cpu")]
     print(f"{n:7d}  " + "  ".join(f"{r:17.1f}x" for r in ratios))
+# --8<-- [end:gist]
 
 fig, (left, right) = plt.subplots(2, 1, figsize=(4.8, 5.4))
 for key, label in (("epoch", "whole epoch"), ("steady", "after 1st batch")):

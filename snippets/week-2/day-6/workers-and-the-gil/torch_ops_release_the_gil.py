@@ -8,9 +8,11 @@ import torch
 from PIL import Image
 
 torch.set_num_threads(1)
+# --8<-- [start:gist]
 # Python normally takes the GIL from a busy thread every 5 ms; with 10 s,
 # the GIL changes hands only where its holder lets go of it
 sys.setswitchinterval(10)
+# --8<-- [end:gist]
 steps = 0
 running = True
 
@@ -34,18 +36,22 @@ pixels = np.random.default_rng(0).integers(0, 256, (1500, 1500, 3))
 Image.fromarray(pixels.astype(np.uint8)).save(photo, "JPEG")
 counter = threading.Thread(target=count)
 counter.start()
+# --8<-- [start:gist]
 work = {
     "torch sorts a tensor": lambda: big.sort(),
     "Pillow decodes a JPEG": lambda: Image.open(photo).load(),
     "a pure-Python loop": lambda: sum(i * i % 7 for i in range(500_000)),
 }
 steps_by = {name: steps_during(run) for name, run in work.items()}
+# --8<-- [end:gist]
 running = False
 counter.join()
 
+# --8<-- [start:gist]
 assert steps_by["torch sorts a tensor"] > 10  # the GIL was let go
 assert steps_by["Pillow decodes a JPEG"] > 10
 assert steps_by["a pure-Python loop"] == 0  # held the whole time
+# --8<-- [end:gist]
 for name, taken in steps_by.items():
     ran = "more than 10 steps" if taken > 10 else f"{taken} steps"
     print(f"while {name}, the other thread ran {ran}")

@@ -10,10 +10,12 @@ class PythonWork(Dataset):  # a CPU-bound, pure-Python transform per sample
     def __len__(self):
         return 128
 
+    # --8<-- [start:gist]
     def __getitem__(self, index):
         total = sum(i * i % 7 for i in range(40_000))
         in_main_thread = threading.current_thread() is threading.main_thread()
         return os.getpid(), in_main_thread, total
+    # --8<-- [end:gist]
 
 
 def cpu(who):
@@ -32,14 +34,18 @@ def load(num_workers):
     return where, main, workers, wall
 
 
+# --8<-- [start:gist]
 where, main, _, wall = load(0)
 assert where == {(os.getpid(), True)}  # the main thread of this process
 assert main / wall < 1.1  # one thread keeps at most one core busy
+# --8<-- [end:gist]
 print(f"num_workers=0: every sample loaded by the main thread: "
       f"{where == {(os.getpid(), True)}}; cores busy <= 1 of {os.cpu_count()}")
 
+# --8<-- [start:gist]
 where, main, workers, _ = load(2)
 assert len(where) == 2 and os.getpid() not in {pid for pid, _ in where}
 assert main < 0.25 * workers  # the main process only receives batches
+# --8<-- [end:gist]
 print(f"num_workers=2: loaded in {len(where)} other processes; main process "
       f"share of the CPU time: {main / (main + workers):.0%}")

@@ -19,6 +19,7 @@ def worker(rank, queue):
     torch.manual_seed(0)
     model = DistributedDataParallel(nn.Linear(4, 1))
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    # --8<-- [start:gist]
     batches = [torch.randn(8, 4) for _ in range(3 - rank)]  # 3 vs 2
     # join(): a rank that runs out of batches keeps answering the others'
     # gradient all_reduces (with zeros) instead of leaving them waiting
@@ -27,6 +28,7 @@ def worker(rank, queue):
             opt.zero_grad()
             model(x).pow(2).mean().backward()
             opt.step()
+    # --8<-- [end:gist]
     queue.put((rank, len(batches), model.module.weight.tolist()))
     del model  # it holds the process group: let it go first
     dist.destroy_process_group()
@@ -41,8 +43,10 @@ if __name__ == "__main__":
                        start_method="spawn")
     results = sorted(queue.get() for _ in range(WORLD))
 
+    # --8<-- [start:gist]
     (_, steps0, weight0), (_, steps1, weight1) = results
     assert (steps0, steps1) == (3, 2) and weight0 == weight1
+    # --8<-- [end:gist]
     print(f"rank 0 trained {steps0} steps, rank 1 {steps1}: both finished")
     print("weights identical on both ranks:", weight0 == weight1)
 

@@ -8,8 +8,10 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 
 WORLD = 2
+# --8<-- [start:gist]
 # usually set in the shell: TORCH_DISTRIBUTED_DEBUG=DETAIL torchrun ...
 os.environ["TORCH_DISTRIBUTED_DEBUG"] = "DETAIL"
+# --8<-- [end:gist]
 
 
 # --8<-- [start:core]
@@ -20,12 +22,14 @@ def worker(rank, queue, errors_seen):
         world_size=WORLD, timeout=timedelta(seconds=2))
     sums = []
     try:
+        # --8<-- [start:gist]
         for step in range(3):
             if rank == 1 and step == 1:
                 continue  # the same bug: rank 1 skips one all_reduce
             grad = torch.tensor([10.0 * step])
             dist.all_reduce(grad)
             sums.append(grad.item())
+        # --8<-- [end:gist]
         dist.barrier()
         queue.put((rank, sums, "finished"))
     except RuntimeError as error:
@@ -52,10 +56,12 @@ if __name__ == "__main__":
                        start_method="spawn")
     results = sorted(queue.get() for _ in range(WORLD))
 
+    # --8<-- [start:gist]
     for rank, sums, message in results:
         assert message.startswith("Detected mismatch between collectives")
         assert "Timed out" not in message  # caught at once, not after 2 s
         assert sums == [0.0, 30.0]  # the first wrong pairing still got through
+    # --8<-- [end:gist]
         print(f"rank {rank}: all_reduce results {sums}, then:")
         print(f"    {message.split('. ')[0]}: rank {rank} runs",
               running(message, rank))

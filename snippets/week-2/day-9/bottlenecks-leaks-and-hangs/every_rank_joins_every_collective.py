@@ -14,6 +14,7 @@ def worker(rank, queue):
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD, timeout=timedelta(seconds=2))
     means = []
+    # --8<-- [start:gist]
     for step in range(3):
         empty = rank == 1 and step == 1  # rank 1 has no data this step
         grad_sum = torch.tensor([0.0 if empty else 10.0 * step])
@@ -22,6 +23,7 @@ def worker(rank, queue):
         dist.all_reduce(grad_sum)
         dist.all_reduce(count)
         means.append((grad_sum / count).item())
+    # --8<-- [end:gist]
     dist.barrier()
     queue.put((rank, means))
     dist.destroy_process_group()
@@ -36,6 +38,8 @@ if __name__ == "__main__":
                        start_method="spawn")
     results = sorted(queue.get() for _ in range(WORLD))
 
+    # --8<-- [start:gist]
     for rank, means in results:
         assert means == [0.0, 10.0, 20.0]  # step 1: only rank 0's 10 counts
+    # --8<-- [end:gist]
         print(f"rank {rank}: mean gradient per step {means}: finished")

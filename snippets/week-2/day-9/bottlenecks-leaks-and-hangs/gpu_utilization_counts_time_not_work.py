@@ -23,6 +23,7 @@ end.record()
 end.synchronize()
 cycles_per_second = 100_000_000 / (begin.elapsed_time(end) / 1000)
 
+# --8<-- [start:gist]
 torch.cuda._sleep(int(4 * cycles_per_second))  # about 4 s of one thread
 time.sleep(1.5)  # nvidia-smi averages over its last sample (<= 1 s)
 busy = utilization()
@@ -32,6 +33,7 @@ idle = utilization()
 
 sms = torch.cuda.get_device_properties(0).multi_processor_count
 assert busy >= 80 and idle < busy
+# --8<-- [end:gist]
 print("GPU:", torch.cuda.get_device_name())
 print(f"1 thread on 1 of {sms} multiprocessors: utilization {busy} %")
 print(f"nothing running: utilization {idle} %")

@@ -23,6 +23,7 @@ def growth_per_step(keep, grad=True):
     return (net_bytes(8, keep, grad) - net_bytes(4, keep, grad)) // 4
 
 
+# --8<-- [start:gist]
 hidden = 64 * 1024 * 4  # the ReLU output: 64 x 1024 float32 values
 grows = {
     "losses.append(loss)": growth_per_step(lambda loss: loss),
@@ -34,6 +35,7 @@ assert hidden <= grows["losses.append(loss)"] < 1.1 * hidden
 assert grows["losses.append(loss.item())"] == 0
 assert grows["losses.append(loss.detach())"] < 0.01 * hidden  # one scalar
 assert grows["under torch.no_grad()"] < 0.01 * hidden
+# --8<-- [end:gist]
 for how, nbytes in grows.items():
     print(f"{how:29}: memory grows {nbytes / 1024:6.1f} KiB per step")
 print(f"the hidden activation that each graph saves: {hidden / 1024:.1f} KiB")

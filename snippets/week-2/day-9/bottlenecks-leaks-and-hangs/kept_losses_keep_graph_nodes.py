@@ -32,12 +32,14 @@ def train(steps, keep):
     return kept
 
 
+# --8<-- [start:gist]
 losses = train(10, keep=lambda loss: loss)
 one_step = graph_nodes(losses[:1])
 names = Counter(type(node).__name__ for node in one_step)
 # one AccumulateGrad node per parameter, shared by every step's graph
 new_per_step = len(one_step) - names["AccumulateGrad"]
 assert len(graph_nodes(losses)) == 10 * new_per_step + 4
+# --8<-- [end:gist]
 
 # backward() already freed the saved activations; the nodes stay
 relu = next(n for n in one_step if type(n).__name__ == "ReluBackward0")
@@ -51,7 +53,9 @@ print("one step's graph:", dict(sorted(names.items())))
 print("nodes kept alive by 10 kept losses:", len(graph_nodes(losses)))
 print("their saved activations were freed by backward():", freed)
 
+# --8<-- [start:gist]
 floats = train(10, keep=lambda loss: loss.item())
 assert all(type(value) is float for value in floats)
+# --8<-- [end:gist]
 print("kept by 10 loss.item() values: no tensors, no nodes:",
       [round(value, 4) for value in floats[:2]])

@@ -32,8 +32,10 @@ def profile_training(loader):
     plan = schedule(wait=2, warmup=2, active=STEPS)
     with profile(schedule=plan) as prof:
         for _ in range(STEPS + 4):
+            # --8<-- [start:gist]
             with record_function("wait_for_data"):
                 x, y = next(batches)
+            # --8<-- [end:gist]
             with record_function("train_step"):
                 loss = nn.functional.cross_entropy(model(x), y)
                 opt.zero_grad()
@@ -43,15 +45,18 @@ def profile_training(loader):
     return {e.key: e for e in prof.key_averages()}
 
 
+# --8<-- [start:gist]
 for workers in (0, 8):
     stats = profile_training(
         DataLoader(SlowStorage(), batch_size=16, num_workers=workers))
+# --8<-- [end:gist]
     wait = stats["wait_for_data"].cpu_time_total
     step = stats["train_step"].cpu_time_total
     # the DataLoader labels its own __next__ calls in every profile
     loader_range = next(k for k in stats if "DataLoader" in k)
     assert stats["wait_for_data"].count == stats[loader_range].count == STEPS
     share = wait / (wait + step)
+    # --8<-- [start:gist]
     if workers == 0:
         share_before, wait_before, loop_before = share, wait, wait + step
         assert share_before > 0.5
@@ -59,6 +64,7 @@ for workers in (0, 8):
         assert wait < wait_before / 3 and share < share_before
         speedup = loop_before / (wait + step)
         assert speedup > 1.5
+    # --8<-- [end:gist]
     print(f"num_workers={workers}")
     print(f"  {loader_range}: {stats[loader_range].count} calls")
     print(f"  waiting for data: {round(share, 1):.0%} of the loop")

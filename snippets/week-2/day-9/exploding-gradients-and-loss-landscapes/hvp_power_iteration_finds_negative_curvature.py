@@ -27,9 +27,11 @@ point[-1] = y.mean() / (1 + WEIGHT_DECAY)
 
 
 # --8<-- [start:core]
+# --8<-- [start:gist]
 def hessian_times(v: torch.Tensor) -> torch.Tensor:
     """H @ v without forming H: the derivative of the gradient along v."""
     return jvp(grad(loss_of), (point,), (v,))[1]
+# --8<-- [end:gist]
 
 
 def top_eigenvalue(matvec, n: int, iterations: int = 60) -> float:
@@ -40,14 +42,18 @@ def top_eigenvalue(matvec, n: int, iterations: int = 60) -> float:
     return float(v @ matvec(v))  # Rayleigh quotient
 
 
+# --8<-- [start:gist]
 n = point.numel()
 largest = top_eigenvalue(hessian_times, n)
 # shifted so that the most negative eigenvalue becomes the top one
 smallest = largest - top_eigenvalue(lambda v: largest * v - hessian_times(v), n)
+# --8<-- [end:gist]
 
+# --8<-- [start:gist]
 exact = torch.linalg.eigvalsh(torch.autograd.functional.hessian(loss_of, point))
 assert abs(largest - exact[-1]) < 1e-3 and abs(smallest - exact[0]) < 1e-3
 assert smallest < 0
+# --8<-- [end:gist]
 print(f"power iteration: smallest {smallest:.3f}, largest {largest:.3f}")
 print(f"full Hessian:    smallest {exact[0]:.3f}, largest {exact[-1]:.3f}")
 # --8<-- [end:core]

@@ -25,15 +25,19 @@ def loss_of(flat: torch.Tensor) -> torch.Tensor:
 
 
 # --8<-- [start:core]
+# --8<-- [start:gist]
 # All weights zero, the output bias at its best value: the gradient is 0.
 point = torch.zeros(sum(sizes))
 point[-1] = y.mean() / (1 + WEIGHT_DECAY)
 grad = torch.func.grad(loss_of)(point)
 assert grad.norm() < 1e-6
+# --8<-- [end:gist]
 
+# --8<-- [start:gist]
 hessian = torch.autograd.functional.hessian(loss_of, point)
 eigenvalues, eigenvectors = torch.linalg.eigh(hessian)
 assert eigenvalues[0] < -0.5  # a direction that goes down: a saddle
+# --8<-- [end:gist]
 print(f"{point.numel()} weights, gradient norm {grad.norm():.0e}")
 print(f"Hessian eigenvalues: {(eigenvalues < 0).sum()} negative,"
       f" smallest {eigenvalues[0]:.2f}, largest {eigenvalues[-1]:.2f}")
@@ -45,13 +49,17 @@ d1, d2 = d1 / d1.norm(), d2 / d2.norm()
 steps = torch.linspace(-1, 1, 21)  # t = 0 at index 10, t = 0.5 at 15
 plane = torch.tensor([[loss_of(point + a * d1 + b * d2).item()
                        for a in steps] for b in steps])
+# --8<-- [start:gist]
 assert plane.argmin() == plane.numel() // 2  # lowest at the centre
+# --8<-- [end:gist]
 print(f"random plane: centre {plane[10, 10]:.4f} is the lowest of"
       f" {plane.numel()} points")
 
+# --8<-- [start:gist]
 down = eigenvectors[:, 0]
 along_down = [loss_of(point + t * down).item() for t in steps]
 assert along_down[15] < plane[10, 10]  # t = 0.5 on the eigenvector
+# --8<-- [end:gist]
 print(f"along the eigenvector of {eigenvalues[0]:.2f}: "
       f"{along_down[10]:.4f} at t=0, {along_down[15]:.4f} at t=0.5")
 # --8<-- [end:core]

@@ -21,8 +21,10 @@ class Block(nn.Module):
         self.residual = fix == "residual"
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # --8<-- [start:gist]
         h = self.activation(self.norm(self.linear(x)))
         return x + h if self.residual else h
+        # --8<-- [end:gist]
 
 
 def first_to_last(activation: type[nn.Module], std: float | None,
@@ -48,6 +50,7 @@ print(f"{'':10}" + "".join(f"{n:>16}" for n in nets))
 for f in fixes:
     print(f"{f:10}" + "".join(f"{ratio[f, n]:16.2g}" for n in nets))
 
+# --8<-- [start:gist]
 # vanishing sigmoid stack: residual and BatchNorm rescue it, LayerNorm less
 assert ratio["plain", "sigmoid"] < 1e-20
 assert ratio["residual", "sigmoid"] > 1e-3
@@ -56,6 +59,7 @@ assert ratio["LayerNorm", "sigmoid"] < 1e-6
 # exploding tanh stack: each fix shrinks the spread by 50x or more
 for f in ["residual", "LayerNorm", "BatchNorm"]:
     assert ratio[f, "tanh 3/sqrt(n)"] < ratio["plain", "tanh 3/sqrt(n)"] / 50
+# --8<-- [end:gist]
 # a healthy ReLU stack: BatchNorm makes the early gradients explode
 assert 0.1 < ratio["plain", "ReLU Kaiming"] < 10
 assert ratio["BatchNorm", "ReLU Kaiming"] > 50

@@ -23,6 +23,7 @@ def train(lr, steps=60):
     return monitor.stats["1"]
 
 
+# --8<-- [start:gist]
 runs = {lr: train(lr) for lr in (0.05, 0.5)}
 low, high = runs[0.05], runs[0.5]
 # At lr=0.5 from 20 to 63 of the 64 units died over 16 random datasets.
@@ -30,6 +31,7 @@ assert low.dead_count == 0 and high.dead_count > 16
 # A healthy ReLU layer is zero about half the time: a spike at 0 alone
 # does not mean dead units; the per-unit count does.
 assert 0.35 < low.zero_fraction < 0.65
+# --8<-- [end:gist]
 for lr, s in runs.items():
     print(f"SGD lr={lr:<4}  zeros {s.zero_fraction:6.1%}  "
           f"dead units {s.dead_count}/{s.dead.numel()}")

@@ -15,6 +15,7 @@ def save_grad_norm(module, grad_input, grad_output):
     seen["fc2 grad_output"] = grad_output[0].norm().item()
 
 
+# --8<-- [start:gist]
 handles = [
     model[1].register_forward_hook(save_activation),
     model[2].register_full_backward_hook(save_grad_norm),
@@ -22,12 +23,15 @@ handles = [
 logits = model(x)
 logits.register_hook(lambda g: seen.update(logits_grad=g.norm().item()))
 logits.pow(2).mean().backward()
+# --8<-- [end:gist]
 
+# --8<-- [start:gist]
 assert torch.equal(seen["relu output"], torch.relu(model[0](x)))
 # d(mean of squares)/d(logits) = 2 * logits / numel, seen by both hooks
 expected = (2 * logits / logits.numel()).norm().item()
 assert abs(seen["logits_grad"] - expected) < 1e-6
 assert seen["fc2 grad_output"] == seen["logits_grad"]
+# --8<-- [end:gist]
 print("activation captured:", tuple(seen["relu output"].shape),
       f"share of zeros {(seen['relu output'] == 0).float().mean():.2f}")
 print(f"grad norm at the logits: tensor hook {seen['logits_grad']:.4f},"

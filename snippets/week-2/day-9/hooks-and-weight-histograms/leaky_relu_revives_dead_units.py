@@ -19,9 +19,11 @@ def never_positive(model):
 for activation in (nn.ReLU(), nn.LeakyReLU(0.1)):
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(8, 32), activation, nn.Linear(32, 1))
+    # --8<-- [start:gist]
     nn.init.constant_(model[0].bias, -2.0)  # a bad setup: most units off
     off = never_positive(model)  # its backward pass fills .grad
     grad_rows = model[0].weight.grad.norm(dim=1)  # one row per unit
+    # --8<-- [end:gist]
     opt = torch.optim.SGD(model.parameters(), lr=0.5)
     for _ in range(60):
         opt.zero_grad()
@@ -29,6 +31,7 @@ for activation in (nn.ReLU(), nn.LeakyReLU(0.1)):
         opt.step()
     off_after = never_positive(model)
     name = type(activation).__name__
+    # --8<-- [start:gist]
     if name == "ReLU":
         # Dead units get exactly zero gradient: no step can revive them.
         assert torch.all(grad_rows[off] == 0)
@@ -38,5 +41,6 @@ for activation in (nn.ReLU(), nn.LeakyReLU(0.1)):
         # (46% to 76% of them over 16 random datasets).
         assert torch.all(grad_rows[off] > 0)
         assert (off & ~off_after).sum() > 0.4 * off.sum()
+    # --8<-- [end:gist]
     print(f"{name:9}  off: {off.sum():2}/32 at start, {off_after.sum():2}/32 "
           f"after 60 steps; their weights' grad <= {grad_rows[off].max():.1e}")

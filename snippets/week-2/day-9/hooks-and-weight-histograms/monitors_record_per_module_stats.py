@@ -10,6 +10,7 @@ model = nn.Sequential(
 )
 x, y = torch.randn(64, 10), torch.randn(64, 1)
 
+# --8<-- [start:gist]
 with ActivationMonitor(model) as acts, GradientMonitor(model) as grads:
     nn.functional.mse_loss(model(x), y).backward()
 
@@ -22,6 +23,7 @@ nn.functional.mse_loss(model(x), y).backward()
 assert not acts.active and not grads.active
 assert all(s.calls == 1 for s in acts.stats.values())
 assert all(len(s.output_grad_norms) == 1 for s in grads.stats.values())
+# --8<-- [end:gist]
 
 print("activations   mean   std  zeros  dead units")
 for name, s in acts.stats.items():

@@ -12,8 +12,10 @@ def first_layer_weights(weight_decay, steps=100):
     torch.manual_seed(1)  # the same initial weights for every run
     model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 2))
     initial = model[0].weight.detach().clone()
+    # --8<-- [start:gist]
     opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9,
                           weight_decay=weight_decay)
+    # --8<-- [end:gist]
     for _ in range(steps):
         opt.zero_grad()
         loss = nn.functional.cross_entropy(model(x), labels)
@@ -22,6 +24,7 @@ def first_layer_weights(weight_decay, steps=100):
     return initial, model[0].weight.detach(), loss.item()
 
 
+# --8<-- [start:gist]
 initial, plain, plain_loss = first_layer_weights(0.0)
 _, decayed, decayed_loss = first_layer_weights(0.1)
 bound = 1 / 20**0.5  # the default initialisation's limit for fan_in 20
@@ -30,6 +33,7 @@ assert initial.abs().max() <= bound
 assert plain.std() > 1.15 * initial.std() and plain.abs().max() > 2 * bound
 assert decayed.std() < initial.std() / 3
 assert (decayed.abs() < 0.01).float().mean() > 0.5
+# --8<-- [end:gist]
 for name, w, loss in [("initial", initial, None),
                       ("trained", plain, plain_loss),
                       ("trained, decay 0.1", decayed, decayed_loss)]:

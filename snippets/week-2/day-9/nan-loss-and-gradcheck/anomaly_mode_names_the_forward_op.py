@@ -20,6 +20,7 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     try:
         # --8<-- [start:core]
+        # --8<-- [start:gist]
         x = torch.tensor([0.0, 1.0, 3.0], requires_grad=True)
         with torch.autograd.detect_anomaly():  # around forward AND backward
             masked_log = torch.where(x > 0, torch.log(x), 0.0)
@@ -27,6 +28,7 @@ with warnings.catch_warnings(record=True) as caught:
             assert torch.isfinite(loss)  # the loss itself is fine
             print("loss:", round(loss.item(), 4))
             loss.backward()  # raises: log's backward computes 0 / 0 at x = 0
+        # --8<-- [end:gist]
         # --8<-- [end:core]
     finally:
         print_anomaly_report(caught)

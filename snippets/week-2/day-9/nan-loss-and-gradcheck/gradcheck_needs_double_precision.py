@@ -9,6 +9,7 @@ def cube(x: torch.Tensor) -> torch.Tensor:
 
 
 torch.manual_seed(0)
+# --8<-- [start:gist]
 x64 = torch.randn(4, dtype=torch.float64, requires_grad=True)
 x32 = x64.detach().float().requires_grad_()
 
@@ -17,6 +18,7 @@ with warnings.catch_warnings(record=True) as caught:
     passed32 = gradcheck(cube, (x32,), raise_exception=False)
 assert not passed32  # a correct backward fails in float32
 assert gradcheck(cube, (x64,))
+# --8<-- [end:gist]
 print("float32:", passed32, "  float64:", True)
 print("warning:", str(caught[0].message).split(". ")[0])
 

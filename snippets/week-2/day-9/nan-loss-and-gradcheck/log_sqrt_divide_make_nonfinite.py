@@ -8,25 +8,31 @@ def show(label: str, value: torch.Tensor) -> None:
 
 
 # log(0): a softmax probability that underflowed to 0
+# --8<-- [start:gist]
 logits = torch.tensor([0.0, 120.0])
 log_of_softmax = torch.log(torch.softmax(logits, dim=0))
 assert log_of_softmax.isneginf().any()
 assert torch.isfinite(F.log_softmax(logits, dim=0)).all()
+# --8<-- [end:gist]
 show("log(softmax(logits))", log_of_softmax)
 show("log_softmax(logits)", F.log_softmax(logits, dim=0))
 
 # sqrt(negative): a variance E[x^2] - E[x]^2 that rounding made < 0
 torch.manual_seed(0)
+# --8<-- [start:gist]
 x = 1000 + 0.01 * torch.randn(1000)
 by_formula = (x * x).mean() - x.mean() ** 2
 assert by_formula < 0 and by_formula.sqrt().isnan()
 assert x.var(unbiased=False) > 0
+# --8<-- [end:gist]
 show("sqrt(E[x^2] - E[x]^2)", by_formula.sqrt())
 show("x.std(unbiased=False)", x.std(unbiased=False))
 
 # 0 / 0: normalizing a vector of zeros
+# --8<-- [start:gist]
 v = torch.zeros(3)
 assert (v / v.norm()).isnan().all()
 assert torch.isfinite(F.normalize(v, dim=0)).all()  # divides by max(norm, eps)
+# --8<-- [end:gist]
 show("v / v.norm()", v / v.norm())
 show("F.normalize(v, dim=0)", F.normalize(v, dim=0))

@@ -32,24 +32,30 @@ class Net(nn.Module):
 
 
 # --8<-- [start:core]
+# --8<-- [start:gist]
 results = {}
 for bug in ["", "detached body", "frozen first layer", "softmax before CE"]:
     torch.manual_seed(1)
     result = overfit_one_batch(Net(bug), batch, F.cross_entropy, steps=150)
     results[bug or "healthy"] = result
     print(f"{bug or 'healthy':<19} {result.verdict}")
+# --8<-- [end:gist]
 # --8<-- [end:core]
 
+# --8<-- [start:gist]
 assert results["healthy"].passed
 assert not results["detached body"].memorized
 assert results["detached body"].without_grad == [
     "body.0.weight", "body.0.bias", "body.2.weight", "body.2.bias"]
+# --8<-- [end:gist]
 # the rest of the model still fits the batch: the loss falls by 98%,
 # and only the parameter check fails
 frozen_losses = results["frozen first layer"].losses
 assert frozen_losses[-1] < 0.02 * frozen_losses[0]
+# --8<-- [start:gist]
 assert results["frozen first layer"].frozen == ["body.0.weight", "body.0.bias"]
 assert not results["softmax before CE"].memorized
+# --8<-- [end:gist]
 # cross-entropy of probabilities in [0, 1], 4 classes: at best log(1 + 3/e)
 floor = math.log(1 + 3 / math.e)
 lowest = min(results["softmax before CE"].losses)

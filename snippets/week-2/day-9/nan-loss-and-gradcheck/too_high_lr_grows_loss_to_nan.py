@@ -14,11 +14,13 @@ def stable_lr_limit(features: torch.Tensor) -> float:
     return 2 / torch.linalg.eigvalsh(hessian).max().item()
 
 
+# --8<-- [start:gist]
 limit_same_units = stable_lr_limit(x)
 x[:, 0] *= 10  # one feature in other units, 10x larger
 y = x @ torch.randn(8, 1)
 lr_limit = stable_lr_limit(x)
 assert lr_limit < limit_same_units / 50
+# --8<-- [end:gist]
 print(f"stable lr limit: {limit_same_units:.3f} with features in the same"
       f" units, {lr_limit:.4f} with one feature 10x larger")
 
@@ -37,18 +39,22 @@ def train(lr: float, steps: int = 150) -> list[tuple]:
     return history
 
 
+# --8<-- [start:gist]
 too_high = train(1.5 * lr_limit)
 first_inf = next(s for s, loss, *_ in too_high if math.isinf(loss))
 first_nan = next(s for s, loss, *_ in too_high if math.isnan(loss))
+# --8<-- [end:gist]
 print(f"with lr = 1.5x the limit ({1.5 * lr_limit:.4f}):")
 for step, loss, grad_norm, w_max in too_high[:first_inf:10] + [
         too_high[first_inf - 1], too_high[first_inf], too_high[first_nan]]:
     print(f"  step {step:3d}  loss {loss:9.3g}  grad norm {grad_norm:9.3g}"
           f"  max |w| {w_max:9.3g}")
+# --8<-- [start:gist]
 # the gradient norm grows by the same factor every step: inf, then NaN
 growth = too_high[40][2] / too_high[39][2]
 assert 1.9 < growth < 2.1
 assert first_inf < first_nan < 150
+# --8<-- [end:gist]
 # the loss (a mean of squares) overflows first, the weights much later
 assert math.isfinite(too_high[first_inf][3])
 

@@ -15,6 +15,7 @@ def flops(fn):
     return {str(op): n for op, n in counter.get_flop_counts()["Global"].items()}
 
 
+# --8<-- [start:gist]
 fwd = flops(lambda: model(x))
 train = flops(lambda: model(x).sum().backward())
 backward = {op: n for op, n in train.items() if op not in fwd}
@@ -23,7 +24,10 @@ backward = {op: n for op, n in train.items() if op not in fwd}
 assert backward["aten.mm"] == 2 * fwd["aten.addmm"]
 # first conv: x needs no gradient, so only the weight gradient is computed
 assert backward["aten.convolution_backward"] == fwd["aten.convolution"]
+# --8<-- [end:gist]
 print("forward: ", fwd)
 print("backward:", backward)
+# --8<-- [start:gist]
 print(f"training step / forward: {sum(train.values()) / sum(fwd.values()):.2f}"
       " (not 3: the input needs no gradient)")
+# --8<-- [end:gist]

@@ -24,6 +24,7 @@ def compare(name, heavy, light):
 
 # 1. A depthwise 3x3 conv (groups=channels) vs a dense one
 x = torch.randn(8, 128, 32, 32)
+# --8<-- [start:gist]
 dense = nn.Conv2d(128, 128, 3, padding=1, bias=False)
 depthwise = nn.Conv2d(128, 128, 3, padding=1, groups=128, bias=False)
 with torch.no_grad():
@@ -31,11 +32,14 @@ with torch.no_grad():
         "depthwise conv vs dense conv", lambda: dense(x),
         lambda: depthwise(x))
 assert flop_ratio == 128 and time_ratio < flop_ratio / 4
+# --8<-- [end:gist]
 
 # 2. Attention scores for 256 chosen keys per query (a gather) vs all 1024
 q, keys = torch.randn(1024, 64), torch.randn(1024, 64)
 chosen = torch.randint(0, 1024, (1024, 256))
+# --8<-- [start:gist]
 flop_ratio, time_ratio = compare(
     "gathered keys vs dense matmul", lambda: q @ keys.T,
     lambda: torch.einsum("nd,nkd->nk", q, keys[chosen]))
 assert flop_ratio == 4 and time_ratio < 1  # fewer FLOPs, yet slower
+# --8<-- [end:gist]

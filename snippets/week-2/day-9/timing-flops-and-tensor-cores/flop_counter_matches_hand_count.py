@@ -10,6 +10,7 @@ model = nn.Sequential(
     nn.Linear(C_OUT * HW * HW, CLASSES))
 x = torch.randn(N, C_IN, HW, HW)
 
+# --8<-- [start:gist]
 with FlopCounterMode(display=False) as counter:  # display needs tabulate
     model(x)
 per_op = {str(op): n for op, n in counter.get_flop_counts()["Global"].items()}
@@ -20,6 +21,7 @@ linear_macs = N * (C_OUT * HW * HW) * CLASSES  # m=N, k=in, n=out
 assert per_op == {"aten.convolution": 2 * conv_macs,
                   "aten.addmm": 2 * linear_macs}
 assert counter.get_total_flops() == 2 * (conv_macs + linear_macs)
+# --8<-- [end:gist]
 # ReLU, the bias additions and Flatten are not counted at all
 print("FlopCounterMode per op:", per_op)
 print("by hand, 2 x multiply-adds:", {"conv": 2 * conv_macs,

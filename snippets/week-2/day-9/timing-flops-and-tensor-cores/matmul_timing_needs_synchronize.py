@@ -11,19 +11,23 @@ torch.cuda.synchronize()
 stream = torch.cuda.current_stream()
 
 # 1. Without synchronize the clock stops when the kernel is queued.
+# --8<-- [start:gist]
 start = time.perf_counter()
 c = a @ a
 returned = time.perf_counter() - start
 still_running = not stream.query()  # query(): has the stream finished?
 torch.cuda.synchronize()  # block the CPU until the GPU has finished
 finished = time.perf_counter() - start
+# --8<-- [end:gist]
 
 # 2. time.sleep pauses only the CPU: the GPU finishes meanwhile, but the
 # timer now measures the sleep, not the matmul.
 start = time.perf_counter()
+# --8<-- [start:gist]
 c = a @ a
 time.sleep(0.5)
 done_after_sleep = stream.query()
+# --8<-- [end:gist]
 slept = time.perf_counter() - start
 
 # 3. CUDA events are timestamps taken by the GPU itself, in stream order.
@@ -35,9 +39,11 @@ end.record()
 end.synchronize()  # wait for this event only
 kernel = begin.elapsed_time(end) / 1000  # milliseconds -> seconds
 
+# --8<-- [start:gist]
 assert still_running and finished > 10 * returned
 assert done_after_sleep and slept >= 0.5 > kernel
 assert 0.5 < kernel / finished < 2  # events agree with synchronize
+# --8<-- [end:gist]
 print("GPU:", torch.cuda.get_device_name())
 print("kernel still running when a @ a returned:", still_running)
 print("synchronized time / unsynchronized time: about",

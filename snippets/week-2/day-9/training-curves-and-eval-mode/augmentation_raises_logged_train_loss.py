@@ -18,8 +18,10 @@ x_train, y_train = sample(16384)
 x_val, y_val = sample(2048)
 
 
+# --8<-- [start:gist]
 def augment(x):
     return x + 0.5 * torch.randn_like(x)  # noise as a stand-in for crops
+# --8<-- [end:gist]
 
 
 torch.manual_seed(1)
@@ -28,10 +30,13 @@ opt = torch.optim.Adam(model.parameters(), lr=1e-2)
 for _ in range(100):
     batch = torch.randint(0, 16384, (128,))
     opt.zero_grad()
+    # --8<-- [start:gist]
     loss = cross_entropy(model(augment(x_train[batch])), y_train[batch])
+    # --8<-- [end:gist]
     loss.backward()
     opt.step()
 
+# --8<-- [start:gist]
 with torch.no_grad():  # same weights for all three
     train_augmented = sum(cross_entropy(model(augment(x_train)), y_train)
                           for _ in range(5)).item() / 5
@@ -39,6 +44,7 @@ with torch.no_grad():  # same weights for all three
     val = cross_entropy(model(x_val), y_val).item()
 
 assert train_augmented > val and train_augmented > train_clean
+# --8<-- [end:gist]
 print(f"train loss, augmented inputs (as logged): {train_augmented:.3f}")
 print(f"val loss,   clean inputs:                 {val:.3f}")
 print(f"train loss, clean inputs:                 {train_clean:.3f}")

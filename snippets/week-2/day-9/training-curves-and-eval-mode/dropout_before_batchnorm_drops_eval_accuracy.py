@@ -34,6 +34,7 @@ def train(model, steps, lr=0.05):
 
 
 torch.manual_seed(1)
+# --8<-- [start:gist]
 model = nn.Sequential(
     nn.Linear(10, 64), nn.Dropout(0.5), nn.BatchNorm1d(64), nn.ReLU(),
     nn.Linear(64, 64), nn.Dropout(0.5), nn.BatchNorm1d(64), nn.ReLU(),
@@ -41,6 +42,7 @@ model = nn.Sequential(
 train(model, 100)
 model.eval()
 eval_mode = accuracy(model, x_test, y_test)
+# --8<-- [end:gist]
 
 # The cause: BatchNorm's running variance was collected with dropout on,
 # which scales kept values by 2 and so inflates the variance. In eval mode
@@ -67,11 +69,15 @@ def recompute_stats_with_dropout_off(model):
     model.eval()
 
 
+# --8<-- [start:gist]
 recompute_stats_with_dropout_off(model)
 recalibrated = accuracy(model, x_test, y_test)
+# --8<-- [end:gist]
 
 assert inflation > 1.5
+# --8<-- [start:gist]
 assert recalibrated > eval_mode  # the same weights, only the statistics
+# --8<-- [end:gist]
 print(f"test accuracy, train mode:                {train_mode:.3f}")
 print(f"test accuracy, eval mode:                 {eval_mode:.3f}")
 print(f"running var / variance with dropout off:  {inflation:.2f}")

@@ -26,6 +26,7 @@ for _ in range(200):
     cross_entropy(model(x_train[batch]), y_train[batch]).backward()
     opt.step()
 
+# --8<-- [start:gist]
 with torch.no_grad():
     model.train()  # dropout on, as while the training loss is logged
     train_dropout_on = sum(cross_entropy(model(x_train), y_train).item()
@@ -37,6 +38,7 @@ with torch.no_grad():
 assert train_dropout_on > val and train_dropout_on > train_dropout_off
 # measured alike, train and val nearly agree: the gap was dropout's
 assert abs(train_dropout_off - val) < train_dropout_on - val
+# --8<-- [end:gist]
 print(f"train loss, dropout on (as logged): {train_dropout_on:.3f}")
 print(f"val loss,   dropout off:            {val:.3f}")
 print(f"train loss, dropout off:            {train_dropout_off:.3f}")

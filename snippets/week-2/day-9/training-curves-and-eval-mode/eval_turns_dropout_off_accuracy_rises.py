@@ -33,11 +33,14 @@ def train(model, steps, lr=0.05):
 
 
 torch.manual_seed(1)
+# --8<-- [start:gist]
 model = nn.Sequential(nn.Linear(10, 64), nn.ReLU(), nn.Dropout(0.5),
                       nn.Linear(64, 64), nn.ReLU(), nn.Dropout(0.5),
                       nn.Linear(64, 2))
+# --8<-- [end:gist]
 train(model, 80)
 
+# --8<-- [start:gist]
 model.train()
 dropout_on = accuracy(model, x_test, y_test)
 model.eval()
@@ -46,5 +49,6 @@ dropout_off = accuracy(model, x_test, y_test)
 no_dropout = nn.Sequential(*[m for m in model if not isinstance(m, nn.Dropout)])
 assert torch.equal(model(x_test), no_dropout(x_test))
 assert dropout_off > dropout_on
+# --8<-- [end:gist]
 print(f"test accuracy, train mode (dropout on): {dropout_on:.3f}")
 print(f"test accuracy, after model.eval():      {dropout_off:.3f}")

@@ -28,6 +28,7 @@ def train_loss_now():
 
 print("epoch  logged train  train at end  val at end  logged = model at")
 for epoch in range(2):
+    # --8<-- [start:gist]
     batch_losses, curve = [], [train_loss_now()]
     for batch in torch.randperm(16384).split(128):  # 128 batches
         opt.zero_grad()
@@ -37,11 +38,14 @@ for epoch in range(2):
         batch_losses.append(loss.item())
         curve.append(train_loss_now())
     logged = sum(batch_losses) / len(batch_losses)  # the usual running mean
+    # --8<-- [end:gist]
     with torch.no_grad():
         val = cross_entropy(model(x_val), y_val).item()
     # when during the epoch did the model have the loss that was logged?
+    # --8<-- [start:gist]
     when = next(i for i, c in enumerate(curve) if c <= logged) / 128
     assert logged > curve[-1] and logged > val
     assert 0.2 <= when <= 0.6
+    # --8<-- [end:gist]
     print(f"{epoch:5}  {logged:12.3f}  {curve[-1]:12.3f}  {val:10.3f}"
           f"  {when:.0%} into the epoch")

@@ -40,11 +40,13 @@ def bn_model(momentum):
         nn.Linear(64, 2))
 
 
+# --8<-- [start:gist]
 # momentum=0.01: how Keras' BatchNormalization(momentum=0.99) translates
 model = bn_model(momentum=0.01)
 train(model, 60)
 model.eval()
 eval_mode = accuracy(model, x_test, y_test)  # running statistics
+# --8<-- [end:gist]
 
 # The cause: after 60 steps the running mean has moved only 1 - 0.99**60
 # = 45% of the way from its start (0) to the layer's real input mean.
@@ -56,16 +58,20 @@ gap = (bn.running_mean - real_mean).abs().mean() / real_mean.abs().mean()
 model.train()  # after the eval-mode figures: this also updates the stats
 train_mode = accuracy(model, x_test, y_test)  # batch statistics
 
+# --8<-- [start:gist]
 # Recompute the running statistics over the training data, change nothing
 # else: torch.optim.swa_utils.update_bn does exactly that.
 torch.optim.swa_utils.update_bn(x_train.split(256), model)
 model.eval()
 recalibrated = accuracy(model, x_test, y_test)
+# --8<-- [end:gist]
 new_gap = ((bn.running_mean - real_mean).abs().mean()
            / real_mean.abs().mean())
 
+# --8<-- [start:gist]
 assert eval_mode < train_mode - 0.1
 assert recalibrated > train_mode - 0.02 and new_gap < 0.01 < 0.2 < gap
+# --8<-- [end:gist]
 print(f"test accuracy, train mode:           {train_mode:.3f}")
 print(f"test accuracy, eval mode:            {eval_mode:.3f}"
       f"   running mean off by {gap:.0%}")

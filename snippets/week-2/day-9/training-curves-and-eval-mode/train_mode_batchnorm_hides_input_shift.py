@@ -39,22 +39,28 @@ model = nn.Sequential(
     nn.Linear(64, 2))
 train(model, 80)
 
+# --8<-- [start:gist]
 # The inference pipeline standardises the features, which the training
 # pipeline did not: the model gets (x - 5) / 3 instead of x.
 inputs = {"same preprocessing": x_test,
           "standardised inputs": (x_test - 5) / 3}
 model.eval()  # normalised by the statistics of the training data
 eval_mode = {name: accuracy(model, x, y_test) for name, x in inputs.items()}
+# --8<-- [end:gist]
 # Train mode last: its forward passes also update the running statistics.
+# --8<-- [start:gist]
 model.train()  # each batch normalised by its own statistics
 results = {name: (accuracy(model, x, y_test), eval_mode[name])
            for name, x in inputs.items()}
+# --8<-- [end:gist]
 
 # Batch statistics absorb any per-feature scale and shift of the input to a
 # Linear + BatchNorm pair, so train mode does not see the bug at all.
+# --8<-- [start:gist]
 (same_train, same_eval), (shift_train, shift_eval) = results.values()
 assert abs(shift_train - same_train) < 0.005
 assert shift_eval < same_eval - 0.1
+# --8<-- [end:gist]
 print("                     train mode  eval mode")
 for name, (train_mode, eval_mode) in results.items():
     print(f"{name:20} {train_mode:10.3f} {eval_mode:10.3f}")

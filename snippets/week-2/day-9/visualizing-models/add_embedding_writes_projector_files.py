@@ -14,6 +14,7 @@ model = train_tiny_cnn(train.images, train.labels)
 with torch.no_grad():
     embeddings = model.embed(test.images)  # (300, 32)
 
+# --8<-- [start:gist]
 with SummaryWriter("runs/bars") as writer:
     writer.add_embedding(
         embeddings,
@@ -21,14 +22,17 @@ with SummaryWriter("runs/bars") as writer:
         label_img=test.images,  # each point shows its image
         tag="tiny_cnn_embedding",
     )
+# --8<-- [end:gist]
 
 run = Path("runs/bars")
 written = sorted(str(p.relative_to(run)) for p in run.rglob("*.*")
                  if "events" not in p.name)
 print("written for the projector:", *written, sep="\n  ")
+# --8<-- [start:gist]
 folder = next(run.glob("*/tiny_cnn_embedding"))
 rows = (folder / "tensors.tsv").read_text().splitlines()
 assert len(rows) == 300 and len(rows[0].split("\t")) == 32
+# --8<-- [end:gist]
 assert (folder / "metadata.tsv").read_text().split()[:2] == [
     CLASS_NAMES[test.labels[0]], CLASS_NAMES[test.labels[1]]]
 print(f"tensors.tsv: {len(rows)} rows of {len(rows[0].split())} numbers")

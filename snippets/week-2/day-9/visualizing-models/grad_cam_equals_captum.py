@@ -8,6 +8,7 @@ train, test = bar_images(600, seed=0), bar_images(300, seed=1)
 model = train_tiny_cnn(train.images, train.labels)
 layer = model.features[4]
 
+# --8<-- [start:gist]
 explainer = LayerGradCam(model, layer)
 coarse = explainer.attribute(
     test.images, target=test.labels, relu_attributions=True
@@ -18,6 +19,7 @@ upsampled = LayerAttribution.interpolate(
 ours = grad_cam(model, layer, test.images, target=test.labels)
 same = torch.allclose(ours, upsampled[:, 0], rtol=0, atol=1e-6)
 assert same
+# --8<-- [end:gist]
 print("captum", tuple(upsampled.shape), "vs torchguide", tuple(ours.shape))
 print("same maps:", same)
 

@@ -10,17 +10,21 @@ from torchguide.debug.toyvision import (
 
 train, test = bar_images(600, seed=0), bar_images(300, seed=1)
 model = train_tiny_cnn(train.images, train.labels)
+# --8<-- [start:gist]
 last_block = model.features[4]  # ReLU after the last conv: 32 maps, 8x8
 
 heat = grad_cam(model, last_block, test.images, target=test.labels)
+# --8<-- [end:gist]
 print("heatmaps:", tuple(heat.shape), "(8x8 upsampled to the input)")
 
 # Where is each heatmap hottest, and is that on or next to the bar?
+# --8<-- [start:gist]
 near_bar = F.max_pool2d(test.bar_masks[:, None].float(), 3, 1, 1)
 peak = heat.flatten(1).argmax(dim=1)
 hit = near_bar.flatten(1).gather(1, peak[:, None])[:, 0].bool()
 share_near_bar = (heat * near_bar[:, 0]).sum((1, 2)) / heat.sum((1, 2))
 assert hit.float().mean() > 0.9
+# --8<-- [end:gist]
 print(f"hottest pixel on or next to the bar: {hit.float().mean():.0%}"
       f" of {len(hit)} images (area there: {near_bar.mean():.0%})")
 print(f"share of the heat there: median {share_near_bar.median():.0%}")

@@ -9,7 +9,9 @@ from torchguide.debug.toyvision import (
 
 data = bar_images(600, seed=0)
 g = torch.Generator().manual_seed(0)
+# --8<-- [start:gist]
 flipped = torch.randperm(600, generator=g)[:60]  # 10% wrong labels
+# --8<-- [end:gist]
 given = data.labels.clone()
 given[flipped] = (given[flipped] + torch.randint(1, 4, (60,), generator=g)) % 4
 is_flipped = given != data.labels
@@ -23,6 +25,7 @@ for held_out in (folds, ~folds):
     with torch.no_grad():
         p[held_out] = model(data.images[held_out]).softmax(dim=1)
 
+# --8<-- [start:gist]
 loss = -p.gather(1, given[:, None])[:, 0].log()  # uses the given label
 entropy = -(p * p.log()).sum(dim=1)  # ignores the label
 k = 60
@@ -32,6 +35,7 @@ found = {
 }
 assert found["highest loss"] >= 0.75 * k
 assert found["highest entropy"] < found["highest loss"] / 3
+# --8<-- [end:gist]
 print(f"flipped labels among the top {k} samples (random picks: "
       f"{k * 60 / 600:.0f} expected)")
 for name, hits in found.items():

@@ -11,24 +11,30 @@ from torchguide.debug.toyvision import (
 train, test = bar_images(600, seed=0), bar_images(300, seed=1)
 model = train_tiny_cnn(train.images, train.labels)
 
+# --8<-- [start:gist]
 # |d score / d pixel| of the true class, for all 300 test images at once
 maps = saliency(model, test.images, target=test.labels)[:, 0]
+# --8<-- [end:gist]
 
+# --8<-- [start:gist]
 bar = test.bar_masks
 near_bar = F.max_pool2d(bar[:, None].float(), 3, 1, 1)[:, 0].bool()
 background = ~near_bar  # more than one pixel away from the bar
+# --8<-- [end:gist]
 
 
 def mean_over(mask):
     return (maps * mask).sum(dim=(1, 2)) / mask.sum(dim=(1, 2))
 
 
+# --8<-- [start:gist]
 ratio = mean_over(bar) / mean_over(background)
 top8 = maps.flatten(1).topk(8, dim=1).indices
 top8_near_bar = near_bar.flatten(1).gather(1, top8).float().mean()
 chance = near_bar.float().mean()
 assert ratio.median() > 5
 assert top8_near_bar > 4 * chance
+# --8<-- [end:gist]
 print(f"saliency of a bar pixel / a background pixel: median "
       f"{ratio.median():.1f}x, {(ratio > 2).float().mean():.0%} "
       f"of images above 2x")

@@ -7,16 +7,20 @@ from torchguide.debug.toyvision import (
     train_tiny_cnn,
 )
 
+# --8<-- [start:gist]
 train = bar_images(600, seed=0)  # noise + one bar; its orientation is the class
 test = bar_images(300, seed=1)
 model = train_tiny_cnn(train.images, train.labels)  # 150 Adam steps
+# --8<-- [end:gist]
 print(model)
 
+# --8<-- [start:gist]
 with torch.no_grad():
     predicted = model(test.images).argmax(dim=1)
 accuracy = (predicted == test.labels).float().mean().item()
 assert accuracy > 0.9
 print(f"test accuracy: {accuracy:.1%}")
+# --8<-- [end:gist]
 for c, name in enumerate(CLASS_NAMES):
     mine = test.labels == c
     hits = (predicted[mine] == c).float().mean().item()

@@ -19,6 +19,7 @@ labels = test.labels.numpy()
 pairs = np.triu_indices(len(embeddings), k=1)
 distances = pairwise_distances(embeddings)[pairs]
 
+# --8<-- [start:gist]
 maps = {
     "PCA": PCA(n_components=2).fit_transform(embeddings),
     "t-SNE": TSNE(init="random", random_state=0).fit_transform(embeddings),
@@ -29,10 +30,13 @@ for name, xy in maps.items():
     neighbours[name] = trustworthiness(embeddings, xy, n_neighbors=10)
     # do large distances stay large, small ones small?
     spread[name] = np.corrcoef(distances, pairwise_distances(xy)[pairs])[0, 1]
+# --8<-- [end:gist]
     print(f"{name:5}: trustworthiness {neighbours[name]:.3f}, "
           f"correlation of pairwise distances {spread[name]:.2f}")
+# --8<-- [start:gist]
 assert neighbours["t-SNE"] > neighbours["PCA"]
 assert spread["PCA"] > spread["t-SNE"]
+# --8<-- [end:gist]
 
 # PCA is a fitted linear map; t-SNE only places the points it was given.
 assert hasattr(PCA, "transform") and not hasattr(TSNE, "transform")

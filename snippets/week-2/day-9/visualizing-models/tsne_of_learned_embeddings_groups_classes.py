@@ -27,6 +27,7 @@ def knn_accuracy(points):
 
 # init="random": the default PCA start varies in its last digits with
 # the number of BLAS threads, and t-SNE would amplify that.
+# --8<-- [start:gist]
 tsne = TSNE(init="random", random_state=0)
 maps = {
     "raw pixels": tsne.fit_transform(pixels),
@@ -37,6 +38,7 @@ scores = {name: knn_accuracy(xy) for name, xy in maps.items()}
 scores["random 2-D points"] = knn_accuracy(random_map)
 assert scores["learned embeddings"] > 0.9
 assert scores["raw pixels"] < 0.6 and scores["random 2-D points"] < 0.4
+# --8<-- [end:gist]
 print(f"5-NN accuracy in the 32-D embeddings: "
       f"{knn_accuracy(embeddings):.0%}")
 for name, accuracy in scores.items():
