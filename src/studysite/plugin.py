@@ -36,15 +36,18 @@ class StudySitePlugin(BasePlugin):
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.questions.clear()
-        found, titles = [], {}
+        found, titles, changed = [], {}, 0.0
         for file in files.documentation_pages():
             if file.src_uri.endswith(".md") and file.abs_src_path:
                 text = Path(file.abs_src_path).read_text(encoding="utf-8")
                 found += questions.parse(text, file.src_uri)
                 titles[file.src_uri] = questions.page_title(text) or file.src_uri
+                changed = max(changed, Path(file.abs_src_path).stat().st_mtime)
         self.questions.update({q.url: q for q in found})
         files.append(File.generated(config, CORRECTIONS_PAGE, content=corrections_index(found, titles)))
-        deck = flashcards.build_deck(found, config.site_url or "/")
+        # Stamped with the newest page's time: the same pages give the same file, an edited page a
+        # newer deck, whose notes Anki then updates on import.
+        deck = flashcards.build_deck(found, config.site_url or "", changed)
         files.append(File.generated(config, DECK_FILE, content=deck))
         return files
 
