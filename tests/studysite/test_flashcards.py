@@ -75,7 +75,8 @@ def test_note_ids_come_from_the_question_id_whatever_its_page(tmp_path):
 
 def import_into(collection: Collection, deck: Path):
     options = collection._backend.get_import_anki_package_presets()  # the app's defaults
-    return collection.import_anki_package(ImportAnkiPackageRequest(package_path=str(deck), options=options)).log
+    request = ImportAnkiPackageRequest(package_path=str(deck), options=options)
+    return collection.import_anki_package(request).log
 
 
 def assert_database_check_passes(collection: Collection) -> None:
@@ -142,9 +143,8 @@ def test_the_sites_deck_imports_into_anki_and_passes_its_database_check(built_si
         log = import_into(collection, deck)
         assert len(log.new) == len(questions) > 40
         assert_database_check_passes(collection)
-        links = {
-            nid: fields.split("\x1f")[3] for nid, fields in collection.db.execute("select id, flds from notes")
-        }
+        rows = collection.db.execute("select id, flds from notes")
+        links = {nid: fields.split("\x1f")[3] for nid, fields in rows}
         assert links == {note_id(q.id): site_url + q.site_path for q in questions}
         # Imported again unchanged: nothing is added.
         again = import_into(collection, deck)
