@@ -7,11 +7,11 @@ import logging
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from studysite import flashcards, questions
+from studysite import flashcards, questions, search_index
 from studysite.markdown_ext import StudyExtension
 
 log = logging.getLogger("mkdocs.plugins.studysite")
@@ -22,6 +22,7 @@ NOTEBOOK_WIDGETS = (
     '<div class="jp-InputPrompt',
     '<div class="jp-OutputPrompt',
     '<div class="zeroclipboard-container',
+    '<div class="clipboard-copy-txt',  # each code cell's source again, for the copy button
 )
 
 
@@ -59,7 +60,13 @@ class StudySitePlugin(BasePlugin):
         if page.file.src_uri.endswith(".ipynb"):
             for widget in NOTEBOOK_WIDGETS:
                 html = html.replace(widget, widget.replace("<div ", "<div data-search-exclude ", 1))
-        return html
+        return search_index.exclude_code_and_outputs(html)
+
+    @event_priority(-100)  # after Material's search plugin has written its index
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        index_file = Path(config.site_dir) / "search" / "search_index.json"
+        if index_file.exists():
+            search_index.reshape(index_file, {q.site_path for q in self.questions.values()})
 
 
 def corrections_index(found: list[questions.Question], titles: dict[str, str]) -> str:
