@@ -25,7 +25,10 @@ QUERIES = [
     ("NaN loss", "week-2/day-9/nan-loss-and-gradcheck/#nan-loss"),
     ("prefetch factor", "week-2/day-6/prefetching-seeding-and-main-guard/#prefetch-factor"),
     ("dropout eval mode", "week-2/day-9/training-curves-and-eval-mode/#eval-mode-accuracy-drop"),
-    ("exploding gradients", "week-2/day-9/exploding-gradients-and-loss-landscapes/#exploding-vanishing-gradients"),
+    (
+        "exploding gradients",
+        "week-2/day-9/exploding-gradients-and-loss-landscapes/#exploding-vanishing-gradients",
+    ),
     ("tensor cores kernel names", "week-2/day-9/timing-flops-and-tensor-cores/#tensor-cores"),
     ("zero init weights", "week-1/modules-and-optimization/#symmetry-breaking"),
     ("gradiant clipping", "week-1/modules-and-optimization/#gradient-clipping"),
@@ -56,7 +59,10 @@ QUERIES = [
     ("numpy shared memory from_numpy", "week-1/day-1/creating-and-dtypes/#numpy-interop"),
     ("pack_padded_sequence", "week-1/day-1/creating-and-dtypes/#variable-length-sequences"),
     (".to vs .cuda", "week-1/day-1/devices-and-gpu-memory/#to-vs-cuda"),
-    ("expected all tensors to be on the same device", "week-1/day-1/devices-and-gpu-memory/#device-co-location"),
+    (
+        "expected all tensors to be on the same device",
+        "week-1/day-1/devices-and-gpu-memory/#device-co-location",
+    ),
     ("cuda oom", "week-1/day-1/devices-and-gpu-memory/#cuda-out-of-memory"),
     ("contiguous view error", "week-1/day-1/memory-and-views/#view-error"),
     ("grad accumulation", "week-1/autograd/#gradient-accumulation"),
@@ -135,7 +141,8 @@ def test_queries_as_people_remember_them_land_on_the_question(page, site_url):
 def short_answer_words(root, site_path: str) -> str:
     page_file = site_path.split("/#")[0] + ".md"
     (question,) = [
-        q for q in parse((root / "docs" / page_file).read_text(encoding="utf-8"), page_file)
+        q
+        for q in parse((root / "docs" / page_file).read_text(encoding="utf-8"), page_file)
         if q.site_path == site_path
     ]
     return " ".join(plain_text(question.short_answer).split()[:4])
