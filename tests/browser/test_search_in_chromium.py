@@ -13,6 +13,7 @@ from studysite.questions import parse, plain_text
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 SELF_TEST_KEY = "pytorch-foundations.selftest"  # docs/assets/study.js keeps its switch there
 
 # Written as people remember the questions: short forms, misspellings, library names, error words;
@@ -71,6 +72,7 @@ QUERIES = [
 ]
 # The issue's bar: 38 of 40 queries land, the same share of a longer list.
 MUST_LAND = math.ceil(len(QUERIES) * 38 / 40)
+LEAVE_LANDING = "() => { scrollTo(0, 0); history.replaceState(history.state, '', location.pathname); }"
 ON_SCREEN = """([path, id]) => {
     if (location.pathname !== "/" + path || location.hash !== "#" + id) return false;
     const heading = document.getElementById(id);
@@ -81,7 +83,10 @@ ON_SCREEN = """([path, id]) => {
 
 
 def open_search(page):
-    page.locator("label.md-search__icon, .md-search__input").first.click()
+    if page.viewport_size["width"] < 960:  # Material's header shows a search button instead of the box
+        page.locator("label.md-header__button[for=__search]").click()
+    else:
+        page.locator(".md-search__input").click()
     box = page.locator("input.md-search__input")
     # The index loads in a web worker; until then the search answers nothing.
     page.wait_for_function(
@@ -107,21 +112,22 @@ def missed_landing(page, site_path: str) -> str | None:
     late content has loaded), else where the reader was taken."""
     path, anchor = site_path.split("#")
     try:
-        page.wait_for_function(ON_SCREEN, arg=[path, anchor], timeout=5_000)
+        page.wait_for_function(ON_SCREEN, arg=[path, anchor], timeout=8_000)
         page.wait_for_timeout(300)
         if page.evaluate(ON_SCREEN, [path, anchor]):
             return None
     except PlaywrightTimeout:
         pass
-    return page.evaluate("() => location.pathname + location.hash + ' (heading not on screen)'")
+    where = page.evaluate("() => location.pathname + location.hash")
+    return where + " (its heading off screen)" if where == f"/{site_path}" else where
 
 
-def test_queries_as_people_remember_them_land_on_the_question(page, site_url):
-    page.set_viewport_size(DESKTOP)
-    page.goto(f"{site_url}/")
+def landing_misses(page, queries: list[tuple[str, str]]) -> list[str]:
     misses = []
-    for query, site_path in QUERIES:
+    for query, site_path in queries:
         for how in ("Enter", "click on the first result"):
+            # Leave the previous landing (top of the page, no anchor), so that only this one counts.
+            page.evaluate(LEAVE_LANDING)
             box = open_search(page)
             type_query(page, box, query)
             if how == "Enter":
@@ -131,11 +137,25 @@ def test_queries_as_people_remember_them_land_on_the_question(page, site_url):
             where = missed_landing(page, site_path)
             if where:
                 misses.append(f"{query!r} + {how}: expected /{site_path}, got {where}")
+    return misses
+
+
+def test_queries_as_people_remember_them_land_on_the_question(page, site_url):
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{site_url}/")
+    misses = landing_misses(page, QUERIES)
     for miss in misses:
         print("search miss:", miss)
     landed = len(QUERIES) - len({miss.split(" + ")[0] for miss in misses})
     assert landed >= MUST_LAND, f"{landed} of {len(QUERIES)} queries landed:\n" + "\n".join(misses)
     assert page.outside_requests == []  # type: ignore[attr-defined]
+
+
+def test_on_a_phone_the_first_result_opens_the_question_too(page, site_url):
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site_url}/")
+    misses = landing_misses(page, QUERIES[:9])  # the issue's own examples
+    assert not misses, "\n".join(misses)
 
 
 def short_answer_words(root, site_path: str) -> str:
