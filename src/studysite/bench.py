@@ -9,6 +9,7 @@ built first (``mkdocs build`` into a temporary folder, snippets from the cache).
 
 from __future__ import annotations
 
+import gzip
 import json
 import posixpath
 import subprocess
@@ -122,9 +123,12 @@ def _kb(size: int) -> str:
 
 
 def report(site: Path) -> None:
-    index = (site / SEARCH_INDEX).stat().st_size
-    docs = json.loads((site / SEARCH_INDEX).read_text(encoding="utf-8"))["docs"]
-    print(f"search index: {_kb(index)} raw, {len(docs)} entries (budget {_kb(SEARCH_INDEX_BUDGET)})")
+    raw = (site / SEARCH_INDEX).read_bytes()
+    docs = json.loads(raw)["docs"]
+    print(
+        f"search index: {_kb(len(raw))} raw, {_kb(len(gzip.compress(raw)))} gzipped, {len(docs)} entries "
+        f"(budget {_kb(SEARCH_INDEX_BUDGET)} raw)"
+    )
     print(f"first load of the heaviest pages (budget {_kb(FIRST_LOAD_BUDGET)}):")
     for load in heaviest(site):
         parts = ", ".join(f"{name} {_kb(size)}" for name, size in load.parts.items())
