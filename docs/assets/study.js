@@ -1,9 +1,13 @@
-// Self-test mode: one switch in the header hides every answer behind its question; each answer can
-// be revealed on its own or all at once. The choice is kept in localStorage. Without JavaScript
-// nothing is hidden. Runs again after every instant navigation (Material's document$).
+// Self-test mode: one switch in the header hides every answer behind its question. An answer is
+// revealed in two steps, its short answer first, then the rest; a bar at the end of the answer
+// (sticky while it is read) shows the next step, hides it again without moving the reader, and
+// records "Got it" / "Review again" into the reader's progress (progress.js). The mode is kept in
+// localStorage. Without JavaScript nothing is hidden. Runs again after every instant navigation
+// (Material's document$).
 (function () {
   "use strict";
   var KEY = "pytorch-foundations.selftest";
+  var Progress = window.StudyProgress;
 
   function enabled() {
     try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
@@ -22,13 +26,44 @@
     }
   }
 
-  function setRevealed(answer, revealed) {
-    answer.classList.toggle("revealed", revealed);
+  function hasShortAnswer(answer) {
+    return !!answer.querySelector(":scope > .short-answer");
+  }
+
+  function stageOf(answer) {
+    return answer.classList.contains("revealed") ? "full" : answer.classList.contains("revealed-short") ? "short" : "hidden";
+  }
+
+  // stage: "hidden", "short" (the short answer only) or "full".
+  function setStage(answer, stage) {
+    if (stage === "short" && !hasShortAnswer(answer)) stage = "full";
+    answer.classList.toggle("revealed", stage === "full");
+    answer.classList.toggle("revealed-short", stage === "short");
     var toggle = answer.previousElementSibling;
     if (toggle && toggle.classList.contains("answer-toggle")) {
-      toggle.textContent = revealed ? "Hide answer" : "Show answer";
-      toggle.setAttribute("aria-expanded", revealed ? "true" : "false");
+      var label = answer.getAttribute("data-reveal-label") || (hasShortAnswer(answer) ? "Show short answer" : "Show answer");
+      toggle.textContent = stage === "hidden" ? label : "Hide answer";
+      toggle.setAttribute("aria-expanded", stage === "hidden" ? "false" : "true");
     }
+    var more = answer.querySelector(":scope > .answer-bar [data-step=full]");
+    if (more) more.hidden = stage !== "short";
+  }
+
+  // Hides an answer and scrolls so that its question's toggle takes the place of the button the
+  // reader pressed: hiding from the end of a long answer does not throw them elsewhere on the page.
+  function hideInPlace(answer, pressed) {
+    var toggle = answer.previousElementSibling;
+    var before = pressed.getBoundingClientRect().top;
+    setStage(answer, "hidden");
+    if (toggle && toggle !== pressed) window.scrollBy(0, toggle.getBoundingClientRect().top - before);
+  }
+
+  // Reveals the rest of an answer below its short answer, which stays where the reader sees it
+  // (the browser's scroll anchoring could otherwise follow the bar to the end of the answer).
+  function revealInPlace(answer, stage) {
+    var before = answer.getBoundingClientRect().top;
+    setStage(answer, stage);
+    window.scrollBy(0, answer.getBoundingClientRect().top - before);
   }
 
   function addSwitch() {
@@ -49,18 +84,83 @@
     header.insertBefore(button, search || null);
   }
 
+  function button(text, attribute, value) {
+    var element = document.createElement("button");
+    element.type = "button";
+    element.className = "md-button";
+    element.textContent = text;
+    element.setAttribute(attribute, value);
+    return element;
+  }
+
+  function showProgress(bar, entry) {
+    var status = bar.querySelector(".answer-bar__status");
+    if (!entry) {
+      status.textContent = "Not graded yet.";
+      return;
+    }
+    var verdict = entry.last_grade === "good" ? "Got it" : "Review again";
+    status.textContent = verdict + " · next review " + Progress.describeDue(entry, new Date()) + ".";
+  }
+
+  function loadProgress() {
+    return Progress ? Progress.load(window.localStorage) : { ok: false, error: "The progress script did not load." };
+  }
+
+  // The bar at the end of an answer: next step, hide, and the grade when the answer is a question's.
+  function addBar(answer, loaded) {
+    var id = answer.getAttribute("data-question-id");
+    var bar = document.createElement("div");
+    bar.className = id ? "answer-bar answer-bar--grades" : "answer-bar";
+    bar.appendChild(button("Show full answer", "data-step", "full"));
+    if (id) {
+      bar.appendChild(button("Got it", "data-grade", "good"));
+      bar.appendChild(button("Review again", "data-grade", "again"));
+    }
+    bar.appendChild(button("Hide answer", "data-step", "hidden"));
+    var status = document.createElement("span");
+    status.className = "answer-bar__status";
+    status.setAttribute("role", "status");
+    bar.appendChild(status);
+    if (id) {
+      if (loaded.ok) showProgress(bar, loaded.data.questions[id]);
+      else status.textContent = loaded.error;
+    }
+    bar.addEventListener("click", function (event) {
+      var target = event.target.closest && event.target.closest("button");
+      if (!target) return;
+      var step = target.getAttribute("data-step");
+      if (step === "hidden") hideInPlace(answer, target);
+      else if (step) revealInPlace(answer, step);
+      var verdict = target.getAttribute("data-grade");
+      if (verdict && Progress) {
+        var result = Progress.record(window.localStorage, id, verdict, new Date());
+        if (result.ok) {
+          showProgress(bar, result.entry);
+          bar.setAttribute("data-graded", verdict);
+        } else {
+          status.textContent = result.error;
+        }
+      }
+    });
+    answer.appendChild(bar);
+  }
+
   function addToggles() {
     var answers = document.querySelectorAll("article .answer");
+    var loaded = loadProgress();
     answers.forEach(function (answer) {
       if (answer.previousElementSibling && answer.previousElementSibling.classList.contains("answer-toggle")) return;
       var toggle = document.createElement("button");
       toggle.type = "button";
       toggle.className = "answer-toggle md-button";
       toggle.addEventListener("click", function () {
-        setRevealed(answer, !answer.classList.contains("revealed"));
+        if (stageOf(answer) === "hidden") setStage(answer, "short");
+        else hideInPlace(answer, toggle);
       });
       answer.parentNode.insertBefore(toggle, answer);
-      setRevealed(answer, false);
+      addBar(answer, loaded);
+      setStage(answer, "hidden");
     });
     var article = document.querySelector("article");
     if (answers.length && article && !article.querySelector(".selftest-bar")) {
@@ -73,7 +173,7 @@
       bar.addEventListener("click", function (event) {
         var choice = event.target.getAttribute && event.target.getAttribute("data-reveal");
         if (choice === "off") { store(false); apply(false); return; }
-        if (choice) answers.forEach(function (a) { setRevealed(a, choice === "all"); });
+        if (choice) answers.forEach(function (a) { setStage(a, choice === "all" ? "full" : "hidden"); });
       });
       var title = article.querySelector("h1");
       article.insertBefore(bar, title ? title.nextSibling : article.firstChild);
@@ -85,7 +185,7 @@
     if (!location.hash) return;
     var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
     var answer = target && target.closest(".answer");
-    if (answer && answer !== target) setRevealed(answer, true);
+    if (answer && answer !== target) setStage(answer, "full");
   }
 
   // The header names the question being read (Material shows the page title there on scroll).

@@ -1,6 +1,8 @@
 """Python-Markdown parts of the study features.
 
 - Every ``correction`` box gets an id from its title, so the corrections index can link to it.
+- A question's heading and its answer block carry ``data-question-id`` (``Question.id``), which the
+  reader's progress (study.js) is keyed by.
 - A line ``%answer week-1/autograd.md#gradient-accumulation`` (used on the review page) becomes that
   question's short answer, in an answer block that self-test mode can hide, with a link to the
   full answer.
@@ -43,6 +45,30 @@ class CorrectionIds(Treeprocessor):
                 box.set("id", correction_anchor(self.visible_text(title)))
 
 
+class QuestionIds(Treeprocessor):
+    """Marks each question's heading, and the answer blocks under it, with the question's id."""
+
+    def __init__(
+        self, md: Markdown, lookup: Callable[[str], Question | None], page: Callable[[], str]
+    ) -> None:
+        super().__init__(md)
+        self.lookup, self.page = lookup, page
+
+    def run(self, root: ET.Element) -> None:
+        current: Question | None = None
+        for element in root:
+            if element.tag in ("h1", "h2"):
+                current = self.lookup(f"{self.page()}#{element.get('id', '')}") if element.get("id") else None
+                if current is not None:
+                    element.set("data-question-id", current.id)
+            elif (
+                current is not None
+                and element.tag == "div"
+                and "answer" in (element.get("class") or "").split()
+            ):
+                element.set("data-question-id", element.get("data-question-id") or current.id)
+
+
 class AnswerPreprocessor(Preprocessor):
     """Expands ``%answer`` lines; an unknown target becomes a visible error and a build warning."""
 
@@ -74,7 +100,7 @@ class AnswerPreprocessor(Preprocessor):
             body = ["    " + text if text else "" for text in question.short_answer.split("\n")]
             box = ['!!! short-answer "Short answer"', *body, ""] if question.short_answer else []
             output += [
-                "/// html | div.answer",
+                f'/// html | div.answer[data-question-id="{question.id}"]',
                 "",
                 *box,
                 f"[Full answer, with the code that proves it]({link}#{question.anchor})",
@@ -101,3 +127,4 @@ class StudyExtension(Extension):
         )
         # After inline processing (20), so a title's `code` is already an element.
         md.treeprocessors.register(CorrectionIds(md), "study_correction_ids", 5)
+        md.treeprocessors.register(QuestionIds(md, self.lookup, self.page), "study_question_ids", 4)

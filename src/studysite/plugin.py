@@ -11,11 +11,10 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from studysite import flashcards, questions, search_index
+from studysite import flashcards, questions, search_index, study_pages
 from studysite.markdown_ext import StudyExtension
 
 log = logging.getLogger("mkdocs.plugins.studysite")
-CORRECTIONS_PAGE = "corrections.md"
 DECK_FILE = "study/pytorch-foundations.apkg"
 # Search results should be answers: these pattern-named HTML parts of notebook pages are widgets.
 NOTEBOOK_WIDGETS = (
@@ -45,7 +44,12 @@ class StudySitePlugin(BasePlugin):
                 titles[file.src_uri] = questions.page_title(text) or file.src_uri
                 changed = max(changed, Path(file.abs_src_path).stat().st_mtime)
         self.questions.update({q.url: q for q in found})
-        files.append(File.generated(config, CORRECTIONS_PAGE, content=corrections_index(found, titles)))
+        for name, content in (
+            (study_pages.CORRECTIONS_PAGE, study_pages.corrections_index(found, titles, log.warning)),
+            (study_pages.STUDY_PAGE, study_pages.study_page(found, titles)),
+            (study_pages.MOCK_PAGE, study_pages.mock_page(found, titles)),
+        ):
+            files.append(File.generated(config, name, content=content))
         # Stamped with the newest page's time: the same pages give the same file, an edited page a
         # newer deck, whose notes Anki then updates on import.
         deck = flashcards.build_deck(found, config.site_url or "", changed)
@@ -68,29 +72,3 @@ class StudySitePlugin(BasePlugin):
         if index_file.exists():
             search_index.reshape(index_file, {q.site_path for q in self.questions.values()})
 
-
-def corrections_index(found: list[questions.Question], titles: dict[str, str]) -> str:
-    """The corrections index page: every correction on the site, grouped by page, linked to its box."""
-    lines = [
-        "# Corrections",
-        "",
-        "Claims that common study notes get wrong, each corrected on its page with the code that proves",
-        "it. A study list in itself: read the claim, say what is true, then follow the link.",
-        "",
-    ]
-    by_page: dict[str, list[questions.Question]] = {}
-    for question in found:
-        if question.corrections:
-            by_page.setdefault(question.page, []).append(question)
-    total = sum(len(q.corrections) for q in found)
-    lines += [f"{total} corrections on {len(by_page)} pages.", ""]
-    for page, page_questions in by_page.items():
-        lines += [f"## {titles.get(page, page)}", ""]
-        for question in page_questions:
-            for correction in question.corrections:
-                lines.append(
-                    f"- [{correction.title}]({page}#{correction.anchor}) — in "
-                    f"[{question.title}]({page}#{question.anchor})"
-                )
-        lines.append("")
-    return "\n".join(lines)

@@ -21,6 +21,7 @@ ASKED_AS = re.compile(r"^\*Asked as:\*")
 SOURCE_TAG = re.compile(r"\((Day \d+|Review), Q(\d+)\)")
 ADMONITION = re.compile(r'^(?P<indent>[ \t]*)!!! (?P<kind>[\w-]+)(?: "(?P<title>[^"]*)")?\s*$')
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+CLAIM = re.compile(r"^\*\*Claimed:\*\*\s*(?P<claim>.+)", re.S)
 
 
 @dataclass
@@ -29,6 +30,13 @@ class Correction:
     anchor: str
     body: str
     line: int
+
+    @property
+    def claim(self) -> str:
+        """The wrong claim as the notes put it (Markdown): the box's first paragraph, which starts
+        with ``**Claimed:**``; empty when the box does not start that way."""
+        match = CLAIM.match(self.body.split("\n\n")[0])
+        return " ".join(match["claim"].split()) if match else ""
 
 
 @dataclass

@@ -70,3 +70,26 @@ def test_plain_text_and_anchor_match_what_the_reader_sees():
 
 def test_a_page_without_questions_gives_none():
     assert parse("# Title\n\nText.\n", "p.md") == []
+
+
+def test_a_correction_gives_its_claim_as_the_notes_put_it():
+    text = """## Q { #q }
+
+*Asked as:* "q?" (Day 1, Q1)
+
+/// html | div.answer
+
+!!! correction "Views need strides, not contiguity"
+    **Claimed:** `.view()` requires the tensor
+    to be contiguous.
+
+    **True:** it requires compatible strides.
+
+!!! correction "No claim here"
+    Just prose.
+
+///
+"""
+    first, second = parse(text, "p.md")[0].corrections
+    assert first.claim == "`.view()` requires the tensor to be contiguous."
+    assert second.claim == ""

@@ -1,0 +1,250 @@
+// The reader's progress: one entry per question, keyed by the question's stable id (its anchor,
+// unique site-wide, the id the Anki deck uses too), scheduled by FSRS (ts-fsrs, vendored beside
+// this file). Kept in localStorage as a versioned document; the same document is the export file.
+// Anything that does not validate (in storage or in a file to import) is refused with a message
+// and never written over. Pure functions, so that node can test them (tests/studysite).
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) {
+    module.exports = factory(require("./vendor/ts-fsrs/ts-fsrs.min.js"));
+  } else {
+    root.StudyProgress = factory(root.FSRS);
+  }
+})(typeof self !== "undefined" ? self : this, function (FSRS) {
+  "use strict";
+
+  var KEY = "pytorch-foundations.progress";
+  var FORMAT = "pytorch-foundations/progress";
+  var VERSION = 1;
+  var MAX_FILE_BYTES = 2 * 1024 * 1024;
+  var ID = /^[a-z0-9][a-z0-9-]{0,199}$/;
+  var ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+  var CARD_COUNTS = ["elapsed_days", "scheduled_days", "learning_steps", "reps", "lapses"];
+  var GRADES = { good: FSRS.Rating.Good, again: FSRS.Rating.Again };
+  // Whole days between reviews: an interview is prepared over days, not minutes, so FSRS's
+  // same-day learning steps are off; no fuzz, so that the same grades give the same schedule.
+  var scheduler = FSRS.fsrs(FSRS.generatorParameters({ enable_short_term: false, enable_fuzz: false }));
+
+  function empty() {
+    return { format: FORMAT, version: VERSION, questions: {} };
+  }
+
+  function isCount(value) {
+    return typeof value === "number" && Number.isInteger(value) && value >= 0;
+  }
+
+  function isDate(value) {
+    return typeof value === "string" && ISO_DATE.test(value) && !isNaN(Date.parse(value));
+  }
+
+  function cardProblem(card) {
+    if (!card || typeof card !== "object" || Array.isArray(card)) return "is not an object";
+    if (!isDate(card.due)) return "has no valid due date";
+    if (!isDate(card.last_review)) return "has no valid last_review date";
+    if (typeof card.stability !== "number" || !isFinite(card.stability) || card.stability < 0) {
+      return "has an invalid stability";
+    }
+    if (typeof card.difficulty !== "number" || !isFinite(card.difficulty)) return "has an invalid difficulty";
+    for (var i = 0; i < CARD_COUNTS.length; i++) {
+      if (!isCount(card[CARD_COUNTS[i]])) return "has an invalid " + CARD_COUNTS[i];
+    }
+    if ([0, 1, 2, 3].indexOf(card.state) < 0) return "has an invalid state";
+    return "";
+  }
+
+  function entryProblem(entry) {
+    var problem = cardProblem(entry);
+    if (problem) return problem;
+    if (!Object.prototype.hasOwnProperty.call(GRADES, entry.last_grade)) return "has no valid last_grade";
+    if (entry.before !== null && entry.before !== undefined) {
+      problem = cardProblem(entry.before);
+      if (problem) return "keeps an earlier state that " + problem;
+    }
+    return "";
+  }
+
+  // {ok: true, data} or {ok: false, error}: a document of this site's format and version, whose
+  // every entry is well formed. One bad entry refuses the whole document: guessing which part
+  // of damaged data is still right would be worse than asking.
+  function validate(data) {
+    if (!data || typeof data !== "object" || Array.isArray(data) || data.format !== FORMAT) {
+      return { ok: false, error: "it is not a progress file of this site" };
+    }
+    if (data.version !== VERSION) {
+      return {
+        ok: false,
+        error: "it has format version " + JSON.stringify(data.version) + ", and this site reads version " + VERSION,
+      };
+    }
+    var questions = data.questions;
+    if (!questions || typeof questions !== "object" || Array.isArray(questions)) {
+      return { ok: false, error: "it has no list of questions" };
+    }
+    var ids = Object.keys(questions);
+    for (var i = 0; i < ids.length; i++) {
+      if (!ID.test(ids[i])) return { ok: false, error: "it names a question " + JSON.stringify(ids[i].slice(0, 60)) + " that no page could have" };
+      var problem = entryProblem(questions[ids[i]]);
+      if (problem) return { ok: false, error: "the entry of " + ids[i] + " " + problem };
+    }
+    return { ok: true, data: { format: FORMAT, version: VERSION, questions: questions } };
+  }
+
+  function parse(text) {
+    if (typeof text !== "string") return { ok: false, error: "it is not text" };
+    if (text.length > MAX_FILE_BYTES) return { ok: false, error: "it is larger than any progress file of this site" };
+    var data;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      return { ok: false, error: "it is not JSON" };
+    }
+    return validate(data);
+  }
+
+  function toCard(stored) {
+    var card = {};
+    Object.keys(stored).forEach(function (key) { card[key] = stored[key]; });
+    card.due = new Date(stored.due);
+    card.last_review = new Date(stored.last_review);
+    delete card.last_grade;
+    delete card.before;
+    return card;
+  }
+
+  function fromCard(card) {
+    var stored = {
+      due: card.due.toISOString(),
+      last_review: card.last_review.toISOString(),
+      stability: card.stability,
+      difficulty: card.difficulty,
+      state: card.state,
+    };
+    CARD_COUNTS.forEach(function (key) { stored[key] = card[key]; });
+    return stored;
+  }
+
+  function sameDay(a, b) {
+    return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+  }
+
+  // The entry after grading: "good" (Got it) or "again" (Review again) at `now`. A second grade
+  // on the same day replaces the first instead of counting as one more review.
+  function grade(entry, verdict, now) {
+    if (!Object.prototype.hasOwnProperty.call(GRADES, verdict)) throw new Error("unknown grade " + verdict);
+    var before = entry ? entry.before || null : null;
+    if (entry && !sameDay(new Date(entry.last_review), now)) before = fromCard(toCard(entry));
+    var card = before ? toCard(before) : FSRS.createEmptyCard(now);
+    var next = fromCard(scheduler.next(card, now, GRADES[verdict]).card);
+    next.last_grade = verdict;
+    next.before = before;
+    return next;
+  }
+
+  function endOfDay(now) {
+    var end = new Date(now.getTime());
+    end.setHours(23, 59, 59, 999);
+    return end;
+  }
+
+  function isDueToday(entry, now) {
+    return Date.parse(entry.due) <= endOfDay(now).getTime();
+  }
+
+  // Progress from a file merged into the progress here, question by question: the entry reviewed
+  // last wins, so importing never loses a more recent review of either side.
+  function merge(current, incoming) {
+    var result = empty();
+    var counts = { added: 0, updated: 0, kept: 0 };
+    Object.keys(current.questions).forEach(function (id) { result.questions[id] = current.questions[id]; });
+    Object.keys(incoming.questions).forEach(function (id) {
+      var mine = result.questions[id];
+      var theirs = incoming.questions[id];
+      if (!mine) counts.added++;
+      else if (Date.parse(theirs.last_review) > Date.parse(mine.last_review)) counts.updated++;
+      else { counts.kept++; return; }
+      result.questions[id] = theirs;
+    });
+    return { data: result, counts: counts };
+  }
+
+  // Storage. `storage` is localStorage (or anything with its getItem/setItem).
+  function load(storage) {
+    var raw;
+    try {
+      raw = storage.getItem(KEY);
+    } catch (e) {
+      return { ok: false, error: "this browser does not let the site keep data", raw: null };
+    }
+    if (raw === null) return { ok: true, data: empty() };
+    var parsed = parse(raw);
+    if (!parsed.ok) {
+      parsed.error = "The progress saved in this browser cannot be read (" + parsed.error + "). Nothing is " +
+        "written over it: the Study page can download it or set it aside.";
+      parsed.raw = raw;
+    }
+    return parsed;
+  }
+
+  function save(storage, data) {
+    storage.setItem(KEY, JSON.stringify(data));
+  }
+
+  // Grades one question and saves; refuses (and writes nothing) when the saved progress is unreadable.
+  function record(storage, id, verdict, now) {
+    var loaded = load(storage);
+    if (!loaded.ok) return loaded;
+    var entry = grade(loaded.data.questions[id], verdict, now || new Date());
+    loaded.data.questions[id] = entry;
+    try {
+      save(storage, loaded.data);
+    } catch (e) {
+      return { ok: false, error: "The browser refused to save the progress (" + e.name + ")." };
+    }
+    return { ok: true, entry: entry };
+  }
+
+  // Moves unreadable saved progress to a key of its own (named by the time, so that an earlier
+  // one is not written over), so that progress can start again without losing it.
+  function setAside(storage, now) {
+    var key = KEY + ".unreadable." + now.toISOString();
+    var raw = storage.getItem(KEY);
+    if (raw !== null) storage.setItem(key, raw);
+    storage.removeItem(KEY);
+    return key;
+  }
+
+  function exportText(data) {
+    return JSON.stringify(data, null, 1) + "\n";
+  }
+
+  // "today", "tomorrow", "in 3 days", "3 days ago": when an entry is or was due.
+  function describeDue(entry, now) {
+    var day = 24 * 60 * 60 * 1000;
+    var start = new Date(now.getTime());
+    start.setHours(0, 0, 0, 0);
+    var due = new Date(entry.due);
+    due.setHours(0, 0, 0, 0);
+    var days = Math.round((due - start) / day);
+    if (days === 0) return "today";
+    if (days === 1) return "tomorrow";
+    if (days > 1) return "in " + days + " days";
+    return days === -1 ? "yesterday" : -days + " days ago";
+  }
+
+  return {
+    KEY: KEY,
+    FORMAT: FORMAT,
+    VERSION: VERSION,
+    empty: empty,
+    validate: validate,
+    parse: parse,
+    grade: grade,
+    isDueToday: isDueToday,
+    merge: merge,
+    load: load,
+    save: save,
+    record: record,
+    setAside: setAside,
+    exportText: exportText,
+    describeDue: describeDue,
+  };
+});
