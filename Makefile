@@ -71,9 +71,10 @@ page: $(STAMP) ## a new page with its first snippet and nav entry: PAGE=week-2/d
 record-gpu: $(STAMP) ## on a CUDA machine: run the CUDA snippets and write their outputs to recordings/ (commit them)
 	$(BIN)/docexec record
 
-bench: $(STAMP) ## measure the execution engine, the preview and the pages' heights (prints figures, asserts nothing)
+bench: $(STAMP) ## measure the engine, the preview, the pages' heights and the site's weight (prints figures, asserts nothing)
 	$(BIN)/python -m docexec.bench
 	$(BIN)/python -m docexec.page_heights
+	$(BIN)/python -m studysite.bench
 
 clean: ## remove the built site and the caches (keeps .venv)
 	rm -rf site .cache .pytest_cache

@@ -1,9 +1,17 @@
-"""Every question with its short answer as an Anki deck (genanki writes the .apkg format)."""
+"""Every question with its short answer as an Anki deck (genanki writes the .apkg format).
+
+A note is keyed by the question's stable id (``Question.id``, its anchor): its guid and its note id
+are derived from it, so that importing a newer deck updates the reader's notes (and keeps their
+review history) instead of adding copies, even when a question has moved to another page.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import tempfile
 from pathlib import Path
+from urllib.parse import urlparse
 
 import genanki
 import markdown
@@ -13,6 +21,10 @@ from studysite.questions import Question
 # Fixed ids: a reader who imports a newer deck updates their cards instead of getting copies.
 MODEL_ID = 1_624_090_301
 DECK_ID = 1_624_090_302
+# Note ids are derived from the question's id, in a range below the millisecond timestamps (after
+# 2001-09-09) that Anki gives the notes it creates itself, so they never meet a reader's own notes.
+NOTE_IDS_FROM = 10**11
+NOTE_IDS_SPAN = 9 * 10**11
 MODEL = genanki.Model(
     MODEL_ID,
     "PyTorch Foundations question",
@@ -28,21 +40,51 @@ MODEL = genanki.Model(
 )
 
 
+def note_id(question_id: str) -> int:
+    """The Anki note id of a question: derived from its id, never 0, the same in every build."""
+    digest = int.from_bytes(hashlib.sha256(question_id.encode("utf-8")).digest()[:8], "big")
+    return NOTE_IDS_FROM + digest % NOTE_IDS_SPAN
+
+
+class QuestionNote(genanki.Note):
+    """A note whose id comes from its question. genanki numbers notes and cards from the package's
+    timestamp instead (a timestamp of 0 gave the first note id 0, which Anki's database check
+    rejects); its cards take the ids that follow the note's."""
+
+    def __init__(self, question_id: str, **kwargs: object) -> None:
+        super().__init__(guid=genanki.guid_for(question_id), **kwargs)
+        self.id = note_id(question_id)
+
+    def write_to_db(self, cursor, timestamp: float, deck_id: int, id_gen) -> None:  # type: ignore[no-untyped-def]
+        super().write_to_db(cursor, timestamp, deck_id, itertools.count(self.id))
+
+
 def _html(text: str) -> str:
     return markdown.markdown(text)
 
 
-def build_deck(questions: list[Question], site_url: str, timestamp: float = 0.0) -> bytes:
-    """The .apkg file's bytes. A fixed timestamp keeps the file identical between builds."""
+def build_deck(questions: list[Question], site_url: str, timestamp: float) -> bytes:
+    """The .apkg file's bytes. ``timestamp`` (seconds) is every note's modification time: Anki
+    updates an imported note only from a newer one, and the same timestamp gives the same file."""
+    if urlparse(site_url).scheme not in ("http", "https"):
+        raise ValueError(f"the deck's links need the site's absolute address (site_url), not {site_url!r}")
     deck = genanki.Deck(DECK_ID, "PyTorch Foundations")
+    owners: dict[int, str] = {}
     for question in questions:
-        fields = [
-            _html(question.title).removeprefix("<p>").removesuffix("</p>"),
-            _html(question.asked_as.replace("*Asked as:*", "Asked as:")),
-            _html(question.short_answer),
-            site_url.rstrip("/") + "/" + question.site_path,
-        ]
-        deck.add_note(genanki.Note(model=MODEL, fields=fields, guid=genanki.guid_for(question.url)))
+        note = QuestionNote(
+            question.id,
+            model=MODEL,
+            fields=[
+                _html(question.title).removeprefix("<p>").removesuffix("</p>"),
+                _html(question.asked_as.replace("*Asked as:*", "Asked as:")),
+                _html(question.short_answer),
+                site_url.rstrip("/") + "/" + question.site_path,
+            ],
+        )
+        if note.id in owners:
+            raise ValueError(f"questions {owners[note.id]!r} and {question.id!r} give the same note id")
+        owners[note.id] = question.id
+        deck.add_note(note)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "deck.apkg"
         genanki.Package(deck).write_to_file(path, timestamp=timestamp)

@@ -7,11 +7,11 @@ import logging
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from studysite import flashcards, questions, reading, study_pages
+from studysite import flashcards, questions, reading, search_index, study_pages
 from studysite.markdown_ext import StudyExtension
 
 log = logging.getLogger("mkdocs.plugins.studysite")
@@ -21,6 +21,7 @@ NOTEBOOK_WIDGETS = (
     '<div class="jp-InputPrompt',
     '<div class="jp-OutputPrompt',
     '<div class="zeroclipboard-container',
+    '<div class="clipboard-copy-txt',  # each code cell's source again, for the copy button
 )
 
 
@@ -38,12 +39,13 @@ class StudySitePlugin(BasePlugin):
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.questions.clear()
-        found, titles = [], {}
+        found, titles, changed = [], {}, 0.0
         for file in files.documentation_pages():
             if file.src_uri.endswith(".md") and file.abs_src_path:
                 text = Path(file.abs_src_path).read_text(encoding="utf-8")
                 found += questions.parse(text, file.src_uri)
                 titles[file.src_uri] = questions.page_title(text) or file.src_uri
+                changed = max(changed, Path(file.abs_src_path).stat().st_mtime)
         self.questions.update({q.url: q for q in found})
         for name, content in (
             (study_pages.CORRECTIONS_PAGE, study_pages.corrections_index(found, titles, log.warning)),
@@ -52,7 +54,9 @@ class StudySitePlugin(BasePlugin):
         ):
             files.append(File.generated(config, name, content=content))
         files.append(File.generated(config, reading.SOURCES_PAGE, content=reading.sources_page(found)))
-        deck = flashcards.build_deck(found, config.site_url or "/")
+        # Stamped with the newest page's time: the same pages give the same file, an edited page a
+        # newer deck, whose notes Anki then updates on import.
+        deck = flashcards.build_deck(found, config.site_url or "", changed)
         files.append(File.generated(config, DECK_FILE, content=deck))
         return files
 
@@ -64,5 +68,11 @@ class StudySitePlugin(BasePlugin):
         if page.file.src_uri.endswith(".ipynb"):
             for widget in NOTEBOOK_WIDGETS:
                 html = html.replace(widget, widget.replace("<div ", "<div data-search-exclude ", 1))
-        return html
+        return search_index.exclude_code_and_outputs(html)
+
+    @event_priority(-100)  # after Material's search plugin has written its index
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        index_file = Path(config.site_dir) / "search" / "search_index.json"
+        if index_file.exists():
+            search_index.reshape(index_file, {q.site_path for q in self.questions.values()})
 

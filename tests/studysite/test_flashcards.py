@@ -1,10 +1,19 @@
 import io
+import os
 import sqlite3
 import zipfile
+from pathlib import Path
 
-from studysite.flashcards import build_deck
+import pytest
+from anki.collection import Collection
+from anki.import_export_pb2 import ImportAnkiPackageRequest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+from studysite.flashcards import build_deck, note_id
 from studysite.questions import parse
 
+SITE = "https://example.org/site/"
 PAGE = """## What is a view? { #view }
 
 *Asked as:* "What is a view?" (Day 1, Q1)
@@ -16,6 +25,7 @@ PAGE = """## What is a view? { #view }
 
 ///
 """
+SECOND = PAGE.replace("{ #view }", "{ #copy }").replace("a view?", "a copy?")
 
 
 def notes(deck: bytes, tmp_path) -> list[list[str]]:
@@ -25,7 +35,7 @@ def notes(deck: bytes, tmp_path) -> list[list[str]]:
 
 
 def test_each_question_becomes_a_card_with_its_short_answer_and_link(tmp_path):
-    deck = build_deck(parse(PAGE, "week-1/day-1/index.md"), "https://example.org/site/")
+    deck = build_deck(parse(PAGE, "week-1/day-1/index.md"), SITE, 1.7e9)
     ((front, asked, back, link),) = notes(deck, tmp_path)
     assert front == "What is a view?"
     assert "Day 1, Q1" in asked
@@ -35,8 +45,110 @@ def test_each_question_becomes_a_card_with_its_short_answer_and_link(tmp_path):
 
 def test_the_same_questions_give_the_same_file():
     questions = parse(PAGE, "p.md")
-    assert build_deck(questions, "/") == build_deck(questions, "/")
+    assert build_deck(questions, SITE, 1.7e9) == build_deck(questions, SITE, 1.7e9)
 
 
 def test_no_questions_give_an_empty_deck(tmp_path):
-    assert notes(build_deck([], "/"), tmp_path) == []
+    assert notes(build_deck([], SITE, 1.7e9), tmp_path) == []
+
+
+def test_a_deck_without_the_sites_address_is_refused():
+    with pytest.raises(ValueError, match="site_url"):
+        build_deck(parse(PAGE, "p.md"), "/", 1.7e9)
+
+
+def test_note_ids_come_from_the_question_id_whatever_its_page(tmp_path):
+    # The page moved, the id did not: the note (and the reader's history in Anki) stays the same.
+    ids = {}
+    for page in ("week-1/day-1/index.md", "week-2/other.md"):
+        database = tmp_path / f"{page.replace('/', '-')}.anki2"
+        deck = build_deck(parse(PAGE, page), SITE, 1.7e9)
+        database.write_bytes(zipfile.ZipFile(io.BytesIO(deck)).read("collection.anki2"))
+        ids[page] = sqlite3.connect(database).execute("select id, guid from notes").fetchall()
+    assert ids["week-1/day-1/index.md"] == ids["week-2/other.md"]
+    ((id_, _guid),) = ids["week-2/other.md"]
+    assert id_ == note_id("view") > 0
+
+
+# Importing into Anki's own engine (the `anki` package: the desktop app's Rust backend).
+
+
+def import_into(collection: Collection, deck: Path):
+    options = collection._backend.get_import_anki_package_presets()  # the app's defaults
+    request = ImportAnkiPackageRequest(package_path=str(deck), options=options)
+    return collection.import_anki_package(request).log
+
+
+def assert_database_check_passes(collection: Collection) -> None:
+    problems, ok = collection.fix_integrity()
+    assert ok, problems
+
+
+def write_project(root: Path, pages: dict[str, str]) -> Path:
+    (root / "docs").mkdir(parents=True, exist_ok=True)
+    for name, text in pages.items():
+        (root / "docs" / name).write_text(text, encoding="utf-8")
+    (root / "mkdocs.yml").write_text(f"site_name: Deck test\nsite_url: {SITE}\nplugins: [studysite]\n")
+    return root / "mkdocs.yml"
+
+
+def build_site_deck(config_file: Path, site_dir: Path) -> Path:
+    """A real MkDocs build of the project with the study plugin; the deck it writes."""
+    build(load_config(str(config_file), site_dir=str(site_dir)))
+    return site_dir / "study" / "pytorch-foundations.apkg"
+
+
+def test_a_rebuilt_deck_updates_the_readers_notes_instead_of_adding_copies(tmp_path):
+    config_file = write_project(tmp_path / "project", {"views.md": PAGE, "copies.md": SECOND})
+    first = build_site_deck(config_file, tmp_path / "first")
+    collection = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        log = import_into(collection, first)
+        assert (len(log.new), len(log.updated)) == (2, 0)
+        assert_database_check_passes(collection)
+        ids = set(collection.db.list("select id from notes"))
+        assert ids == {note_id("view"), note_id("copy")}
+
+        # The page is edited later (its modification time moves on) and the site is built again.
+        page = config_file.parent / "docs" / "views.md"
+        page.write_text(PAGE.replace("shares **storage**", "shares **memory**"), encoding="utf-8")
+        later = page.stat().st_mtime + 60
+        os.utime(page, (later, later))
+        second = build_site_deck(config_file, tmp_path / "second")
+        log = import_into(collection, second)
+        assert len(log.new) == 0 and len(log.updated) >= 1
+        assert collection.note_count() == 2
+        assert set(collection.db.list("select id from notes")) == ids
+        (updated,) = collection.db.list("select flds from notes where id = ?", note_id("view"))
+        assert "<strong>memory</strong>" in updated and "storage" not in updated
+        assert_database_check_passes(collection)
+    finally:
+        collection.close()
+
+
+def test_the_same_pages_build_the_same_deck(tmp_path):
+    config_file = write_project(tmp_path / "project", {"views.md": PAGE})
+    first = build_site_deck(config_file, tmp_path / "first").read_bytes()
+    assert build_site_deck(config_file, tmp_path / "second").read_bytes() == first
+
+
+def test_the_sites_deck_imports_into_anki_and_passes_its_database_check(built_site, root, tmp_path):
+    deck = built_site.path / "study" / "pytorch-foundations.apkg"
+    questions = []
+    for page in sorted((root / "docs").rglob("*.md")):
+        questions += parse(page.read_text(encoding="utf-8"), page.relative_to(root / "docs").as_posix())
+    site_url = load_config(str(root / "mkdocs.yml")).site_url
+    collection = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        log = import_into(collection, deck)
+        assert len(log.new) == len(questions) > 40
+        assert_database_check_passes(collection)
+        rows = collection.db.execute("select id, flds from notes")
+        links = {nid: fields.split("\x1f")[3] for nid, fields in rows}
+        assert links == {note_id(q.id): site_url + q.site_path for q in questions}
+        # Imported again unchanged: nothing is added.
+        again = import_into(collection, deck)
+        assert len(again.new) == 0 and collection.note_count() == len(questions)
+        assert_database_check_passes(collection)
+    finally:
+        collection.close()

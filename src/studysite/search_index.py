@@ -1,0 +1,80 @@
+"""What the site's search (Material's search plugin, lunr in the browser) indexes, and how it weighs it.
+
+The reader's unit is the question, so a search should open a question's heading. Three adjustments,
+all through the index that Material itself writes and reads:
+
+- Code blocks and outputs stay out of it. Every snippet's code, its output and its traceback are a
+  ``<pre>`` block (whatever wraps them: a docexec box, a collapsed "whole program"), titled by a
+  ``<span class="filename">``; both are marked ``data-search-exclude``, Material's own switch.
+- A question's entry shows what identifies it: its text (the result's teaser) is the *Asked as*
+  line and the short answer. The rest of its answer goes into a field of its own, ``words``: each
+  word once, weighed below the text (``fields`` in mkdocs.yml), so a term from the full answer still
+  finds the question without the answer's length outranking a question that names it. The index
+  grows with the number of questions, not with the length of their proofs.
+- A page's own entry weighs less than its sections. Material multiplies a page's score by up to 5
+  and a section's by up to 2, and a page's title names its topics, so a query that named a question's
+  topic opened the page's top, the question hidden behind "N more on this page". Pages that hold no
+  question of their own (indexes, the review, the corrections, labs, the API reference) repeat or
+  support the questions, and weigh less than the questions' pages. A document may carry its own
+  ``boost`` (Material hands it to lunr); Material's plugin sets one value for all the entries of a
+  page, so each entry gets its own here, once Material wrote the index.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+# The opening tag of every preformatted block and of a code block's title.
+UNINDEXED = re.compile(r"<(pre|span class=\"filename\")(?=[\s>])")
+# A page's entry matching as well as one of its sections is scored 1 + (1 + share)² against
+# 1 + share², at most 5/2, and its title (the page's topics) often matches rarer word forms: at 0.1
+# it leads its results only where none of its sections matches nearly as well.
+PAGE_ENTRY_BOOST = 0.1
+# Entries of pages without questions of their own, against a question's entry.
+SUPPORTING_PAGE_BOOST = 0.5
+# A question's text as Material indexes it: the Asked-as paragraph, the short answer's title and its
+# first block (short answers are one paragraph), then the full answer.
+QUESTION_TEXT = re.compile(r"(?s)(<p>Asked as:.*?<p>Short answer</p>\s*<(p|ol|ul)>.*?</\2>)(.*)")
+TAG = re.compile(r"<[^>]+>")
+# lunr's English stop words (lunr.stopWordFilter): the search drops them from queries and the index.
+_STOP_WORDS = """
+a able about across after all almost also am among an and any are as at be because been but by
+can cannot could dear did do does either else ever every for from get got had has have he her hers
+him his how however i if in into is it its just least let like likely may me might most must my
+neither no nor not of off often on only or other our own rather said say says she should since so
+some than that the their them then there these they this tis to too twas us wants was we were what
+when where which while who whom why will with would yet you your"""
+STOP_WORDS = frozenset(_STOP_WORDS.split())
+
+
+def exclude_code_and_outputs(page_html: str) -> str:
+    """The page's HTML with its code blocks and outputs marked for Material's indexer to skip."""
+    return UNINDEXED.sub(lambda match: f"<{match[1]} data-search-exclude", page_html)
+
+
+def _words(text: str, separator: re.Pattern[str]) -> list[str]:
+    plain = html.unescape(TAG.sub(" ", text))
+    return [word.lower() for word in separator.split(plain) if word and word.lower() not in STOP_WORDS]
+
+
+def reshape(index_file: Path, question_locations: set[str]) -> None:
+    """Rewrite Material's search index in place: page entries weigh less, and each question's entry
+    keeps its Asked-as line and short answer as text, the other words of its answer in ``words``."""
+    index = json.loads(index_file.read_text(encoding="utf-8"))
+    separator = re.compile(index["config"]["separator"])
+    question_pages = {location.split("#")[0] for location in question_locations}
+    for doc in index["docs"]:
+        page, _, anchor = doc["location"].partition("#")
+        boost = doc.get("boost", 1) * (1 if page in question_pages else SUPPORTING_PAGE_BOOST)
+        boost *= PAGE_ENTRY_BOOST if not anchor else 1
+        if boost != 1:
+            doc["boost"] = boost
+        split = QUESTION_TEXT.match(doc["text"]) if doc["location"] in question_locations else None
+        if split:
+            doc["text"] = split[1]
+            shown = set(_words(doc["title"] + " " + doc["text"], separator))
+            doc["words"] = " ".join(dict.fromkeys(w for w in _words(split[3], separator) if w not in shown))
+    index_file.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")

@@ -1,0 +1,82 @@
+import json
+
+from material.plugins.search.plugin import Parser
+
+from studysite.search_index import PAGE_ENTRY_BOOST, SUPPORTING_PAGE_BOOST, exclude_code_and_outputs, reshape
+
+SEPARATOR = r"""[\s\-,:!?=\[\]()"'`/*^~+<>\\_]+|\.(?!\d)|&[lg]t;"""  # mkdocs.yml's
+SNIPPET = """<h2 id="q">A question</h2>
+<p>Prose that stays.</p>
+<div id="s" class="docexec-source highlight"><span class="filename">snippets/a/b.py</span>
+<pre><span></span><code>import torch
+</code></pre></div>
+<details class="note"><summary>The whole program</summary>
+<div class="highlight"><pre><code>x = 1</code></pre></div></details>
+<div class="docexec-output highlight"><span class="filename">Output</span>
+<pre><code>tensor([1.])</code></pre></div>
+<p>More prose.</p>"""
+
+
+def indexed_text(html: str) -> str:
+    """What Material's own indexer keeps of the HTML."""
+    parser = Parser()
+    parser.feed(html)
+    parser.close()
+    return " ".join("".join(section.text) for section in parser.data if not section.is_excluded())
+
+
+def test_materials_indexer_skips_code_outputs_and_their_titles_but_keeps_the_prose():
+    assert "import torch" in indexed_text(SNIPPET)  # as it was
+    kept = indexed_text(exclude_code_and_outputs(SNIPPET))
+    assert "Prose that stays." in kept and "More prose." in kept
+    for gone in ("import torch", "x = 1", "tensor([1.])", "snippets/a/b.py", "Output"):
+        assert gone not in kept
+
+
+def write_index(tmp_path, docs):
+    path = tmp_path / "search_index.json"
+    config = {"lang": ["en"], "separator": SEPARATOR, "pipeline": ["stopWordFilter"], "fields": {}}
+    path.write_text(json.dumps({"config": config, "docs": docs}))
+    return path
+
+
+QUESTION_TEXT = (
+    '<p>Asked as: "What is a view?" (Day 1, Q1)</p> <p>Short answer</p> <p>A view shares '
+    "<code>storage</code> with its base.</p> <p>The full answer: strides, offsets and "
+    "<code>storage</code> again, and contiguity.</p>"
+)
+
+
+def test_a_question_keeps_its_short_answer_as_text_and_the_rest_as_words_once(tmp_path):
+    path = write_index(
+        tmp_path,
+        [
+            {"location": "views/", "title": "Views", "text": "<p>Intro.</p>"},
+            {"location": "views/#view", "title": "What is a view?", "text": QUESTION_TEXT},
+            {"location": "views/#notes", "title": "Notes", "text": "<p>The full answer, not a question.</p>"},
+        ],
+    )
+    reshape(path, {"views/#view"})
+    page, question, notes = json.loads(path.read_text())["docs"]
+    assert question["text"].endswith("with its base.</p>") and "strides" not in question["text"]
+    # Each word once, none already shown ("answer", "storage"), no stop words ("and").
+    assert question["words"] == "full strides offsets again contiguity"
+    assert "boost" not in question
+    assert page["boost"] == PAGE_ENTRY_BOOST
+    assert notes["text"] == "<p>The full answer, not a question.</p>" and "words" not in notes
+
+
+def test_pages_without_questions_weigh_less_than_questions(tmp_path):
+    path = write_index(
+        tmp_path,
+        [
+            {"location": "review/", "title": "Review", "text": ""},
+            {"location": "review/#q1", "title": "1. Views", "text": "<p>Short answer again.</p>"},
+            {"location": "views/#view", "title": "What is a view?", "text": QUESTION_TEXT, "boost": 2},
+        ],
+    )
+    reshape(path, {"views/#view"})
+    review, review_q1, question = json.loads(path.read_text())["docs"]
+    assert review["boost"] == SUPPORTING_PAGE_BOOST * PAGE_ENTRY_BOOST
+    assert review_q1["boost"] == SUPPORTING_PAGE_BOOST
+    assert question["boost"] == 2  # a page's own front-matter boost is kept
