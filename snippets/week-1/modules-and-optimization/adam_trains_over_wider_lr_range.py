@@ -61,7 +61,7 @@ for name, ok in trained.items():
     print(f"{name:21}: loss < {TARGET} in {STEPS} steps at lr {span}")
 # --8<-- [end:core]
 
-fig, ax = plt.subplots(figsize=(4.8, 3.2))
+fig, ax = plt.subplots(figsize=(4.8, 3))
 for name in optimizers:
     shown = [final[name, lr] for lr in lrs]
     line, = ax.plot(lrs, shown, marker="o", label=name)  # nan: no point

@@ -47,7 +47,7 @@ print(f"final loss: constant {const_loss[-1]:.3f}, "
       f"random {rand_loss[-1]:.3f}")
 # --8<-- [end:core]
 
-fig, axes = plt.subplots(2, 1, figsize=(4.8, 5.4), sharey=True)
+fig, axes = plt.subplots(2, 1, figsize=(4.8, 4), sharey=True)
 for ax, hist, title in [(axes[0], const_hist, "constant 0.3: 4 lines overlap"),
                         (axes[1], rand_hist, "default random init")]:
     for unit in range(4):

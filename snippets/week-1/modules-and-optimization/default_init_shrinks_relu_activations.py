@@ -46,7 +46,7 @@ print(f"variance after layer 1 and {DEPTH}: default "
       f"{default[0]:.3f} -> {default[-1]:.1e}, He {he[0]:.3f} -> {he[-1]:.3f}")
 # --8<-- [end:core]
 
-fig, ax = plt.subplots(figsize=(4.8, 3.2))
+fig, ax = plt.subplots(figsize=(4.8, 3))
 layers = range(1, DEPTH + 1)
 ax.plot(layers, [v**0.5 for v in default], marker="o",
         label="nn.Linear default: kaiming_uniform_(a=sqrt(5))")

@@ -22,13 +22,13 @@ print("first logit where sigmoid == 1.0:",
       round(z[torch.sigmoid(z) == 1.0][0].item(), 3))
 # --8<-- [end:core]
 
-fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(4.8, 5.4))
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(4.8, 3))
 zs = z.detach()
 ax1.plot(zs, fused.detach(), label="BCEWithLogitsLoss")
 ax1.plot(zs, naive.detach(), "--", label="Sigmoid + BCELoss")
 ax1.set(title="loss, target 0", xlabel="logit", ylabel="loss")
-ax1.legend(fontsize=10)
 ax2.plot(zs, fused_grad, label="BCEWithLogitsLoss")
 ax2.plot(zs, naive_grad, "--", label="Sigmoid + BCELoss")
 ax2.set(title="d loss / d logit", xlabel="logit", ylabel="gradient")
-fig.tight_layout()
+fig.legend(*ax1.get_legend_handles_labels(), loc="lower center", ncol=2)
+fig.tight_layout(rect=(0, 0.1, 1, 1))  # room for the legend below

@@ -61,7 +61,7 @@ for s in range(75, 300, 50):
 print(f"largest single step: plain {plain_move:.2f}, clipped "
       f"{clipped_move:.2f} (lr * max_norm = {LR * MAX_NORM:.2f})")
 
-fig, ax = plt.subplots(figsize=(4.8, 3.4))
+fig, ax = plt.subplots(figsize=(4.8, 3.1))
 ax.semilogy(plain, label="no clipping")
 ax.semilogy(clipped, label="clip_grad_norm_(max_norm=5)")
 ax.set(title=f"SGD lr={LR}, corrupted batch every 50 steps",
