@@ -1,4 +1,3 @@
-# docexec: show=core
 import math
 
 import matplotlib.pyplot as plt
@@ -25,7 +24,6 @@ def losses_of(nets: list[nn.Sequential]) -> torch.Tensor:
     return ((out - y) ** 2).mean(dim=(1, 2))
 
 
-# --8<-- [start:core]
 # --8<-- [start:gist]
 STEPS, TARGET = 100, 0.05  # budget, and the loss that counts as trained
 lrs = [10 ** (k / 2) for k in range(-8, 0)]  # 1e-4 ... 10^-0.5
@@ -59,7 +57,6 @@ assert len(trained["Adam (default betas)"]) >= 4  # 1.5 decades or more
 for name, ok in trained.items():
     span = f"{min(ok):.0e} to {max(ok):.0e}" if ok else "none"
     print(f"{name:21}: loss < {TARGET} in {STEPS} steps at lr {span}")
-# --8<-- [end:core]
 
 fig, ax = plt.subplots(figsize=(4.8, 3))
 for name in optimizers:

@@ -1,9 +1,7 @@
-# docexec: show=core
 import torch
 from torch import nn
 
 
-# --8<-- [start:core]
 class Normalizer(nn.Module):
     def __init__(self):
         super().__init__()
@@ -33,7 +31,6 @@ print("parameters():", params)
 print("buffers():   ", buffers)
 print("state_dict():", saved)
 print("type of a buffer:", type(m.mean).__name__)
-# --8<-- [end:core]
 
 # .to() converts parameters and buffers; integer buffers keep their dtype
 m.to(torch.float64)

@@ -1,4 +1,3 @@
-# docexec: show=core
 import matplotlib.pyplot as plt
 import torch
 from torch import nn
@@ -8,7 +7,6 @@ x = torch.randn(128, 2)
 y = (x[:, :1] * x[:, 1:2] > 0).float()  # XOR-like: needs several units
 
 
-# --8<-- [start:core]
 def train(constant: bool) -> tuple[torch.Tensor, list[float]]:
     torch.manual_seed(1)
     net = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
@@ -45,7 +43,6 @@ print("random init,   unit weights:",
       [round(v, 3) for v in rand_hist[-1].tolist()])
 print(f"final loss: constant {const_loss[-1]:.3f}, "
       f"random {rand_loss[-1]:.3f}")
-# --8<-- [end:core]
 
 fig, axes = plt.subplots(2, 1, figsize=(4.8, 4), sharey=True)
 for ax, hist, title in [(axes[0], const_hist, "constant 0.3: 4 lines overlap"),

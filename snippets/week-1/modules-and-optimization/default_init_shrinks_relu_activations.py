@@ -1,4 +1,3 @@
-# docexec: show=core
 import matplotlib.pyplot as plt
 import torch
 from torch import nn
@@ -8,7 +7,6 @@ torch.manual_seed(0)
 x = torch.randn(512, WIDTH)
 
 
-# --8<-- [start:core]
 def variance_per_layer(init) -> list[float]:
     """Pre-activation variance after each Linear of a deep ReLU stack."""
     torch.manual_seed(1)
@@ -44,7 +42,6 @@ print(f"variance kept per layer: default {mean_ratio(default):.3f} "
 assert default[-1] < 1e-8 and 0.5 < he[-1] < 2
 print(f"variance after layer 1 and {DEPTH}: default "
       f"{default[0]:.3f} -> {default[-1]:.1e}, He {he[0]:.3f} -> {he[-1]:.3f}")
-# --8<-- [end:core]
 
 fig, ax = plt.subplots(figsize=(4.8, 3))
 layers = range(1, DEPTH + 1)

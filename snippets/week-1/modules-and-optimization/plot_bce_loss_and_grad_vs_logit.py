@@ -1,9 +1,7 @@
-# docexec: show=core
 import matplotlib.pyplot as plt
 import torch
 from torch import nn
 
-# --8<-- [start:core]
 z = torch.linspace(-5, 120, 1001, requires_grad=True)
 target = torch.zeros_like(z)
 # --8<-- [start:gist]
@@ -20,7 +18,6 @@ assert torch.allclose(fused, nn.functional.softplus(z), atol=1e-5)
 # --8<-- [end:gist]
 print("first logit where sigmoid == 1.0:",
       round(z[torch.sigmoid(z) == 1.0][0].item(), 3))
-# --8<-- [end:core]
 
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(4.8, 3))
 zs = z.detach()

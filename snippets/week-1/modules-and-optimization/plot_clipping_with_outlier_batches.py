@@ -1,4 +1,3 @@
-# docexec: show=core
 import matplotlib.pyplot as plt
 import torch
 from torch import nn
@@ -16,7 +15,6 @@ x_val = torch.randn(512, 20)
 y_val = x_val @ w_true
 
 
-# --8<-- [start:core]
 def train(max_norm: float | None) -> tuple[list[float], float]:
     torch.manual_seed(1)
     model = nn.Linear(20, 1)
@@ -47,7 +45,6 @@ print(f"worst clean-data loss after step 100: plain {max(plain[100:]):.2f},"
       f" clipped {max(clipped[100:]):.2f}")
 print(f"final clean-data loss: plain {plain[-1]:.3f}, "
       f"clipped {clipped[-1]:.3f}")
-# --8<-- [end:core]
 # --8<-- [start:gist]
 assert max(clipped[100:]) < max(plain[100:]) / 5
 assert clipped[-1] < plain[-1]

@@ -1,4 +1,3 @@
-# docexec: show=core
 import inspect
 
 import torch
@@ -20,7 +19,6 @@ print("nn.ReLU parameters:", list(relu.parameters()),
       "| state_dict:", dict(relu.state_dict()))
 
 
-# --8<-- [start:core]
 class WithModule(nn.Module):
     def __init__(self):
         super().__init__()
@@ -58,7 +56,6 @@ x3 = torch.randn(2, 3)
 assert torch.equal(a(x3), F.gelu(a.fc(x3)))
 # --8<-- [end:gist]
 print("swapped:", a.act)
-# --8<-- [end:core]
 
 # Both accept inplace=True: the result overwrites the input's memory
 y = torch.randn(4)

@@ -1,4 +1,4 @@
-# docexec: show=core timeout=120
+# docexec: timeout=120
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
@@ -11,7 +11,6 @@ from torch.nn.parallel import DistributedDataParallel
 WORLD = 2
 
 
-# --8<-- [start:core]
 def worker(rank, queue):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
@@ -43,7 +42,6 @@ def worker(rank, queue):
     dist.barrier()  # both ranks done before either tears the group down
     del ddp, model  # DDP holds the process group: let it go first
     dist.destroy_process_group()
-# --8<-- [end:core]
 
 
 # spawn, not fork: a forked gloo rank hung in about one run of six; each

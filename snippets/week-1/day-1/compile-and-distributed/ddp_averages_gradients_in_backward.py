@@ -1,4 +1,3 @@
-# docexec: show=core
 import torch
 
 # DDP imports torch._dynamo when first built: import it once, before the
@@ -15,7 +14,6 @@ from torch.nn.parallel import DistributedDataParallel
 WORLD = 2
 
 
-# --8<-- [start:core]
 def worker(rank, queue):
     # gloo runs on CPUs; the FileStore in the working folder lets ranks meet
     dist.init_process_group(
@@ -41,7 +39,6 @@ def worker(rank, queue):
     queue.put((rank, start, ddp.module.weight.grad.tolist(), in_backward))
     del ddp  # it holds the process group: let it go first
     dist.destroy_process_group()
-# --8<-- [end:core]
 
 
 # spawn, not fork: a rank forked from a process that has run torch can hang

@@ -1,4 +1,3 @@
-# docexec: show=core
 import gc
 
 import torch
@@ -13,7 +12,6 @@ from torch.distributed.tensor import DTensor
 WORLD = 2
 
 
-# --8<-- [start:core]
 def held(param) -> str:
     """What this rank holds of a parameter right now."""
     if isinstance(param, DTensor):
@@ -48,7 +46,6 @@ def worker(rank, queue):
     model = mesh = record = None  # they hold the process group: let it go
     gc.collect()  # first, with the hooks that refer back to the model
     dist.destroy_process_group()
-# --8<-- [end:core]
 
 
 # spawn, not fork: a rank forked from a process that has run torch can hang

@@ -1,4 +1,3 @@
-# docexec: show=core
 import gc
 
 import torch
@@ -13,7 +12,6 @@ from torch.distributed.tensor import DTensor
 WORLD = 2
 
 
-# --8<-- [start:core]
 def worker(rank, queue):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
@@ -37,7 +35,6 @@ def worker(rank, queue):
     del opt, model  # they hold the process group: let them go first,
     gc.collect()  # with FSDP's hooks, which refer back to the model
     dist.destroy_process_group()
-# --8<-- [end:core]
 
 
 # spawn, not fork: a rank forked from a process that has run torch can hang

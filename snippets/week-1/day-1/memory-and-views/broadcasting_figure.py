@@ -1,8 +1,6 @@
-# docexec: show=core
 import matplotlib.pyplot as plt
 import torch
 
-# --8<-- [start:core]
 # --8<-- [start:gist]
 column = torch.arange(3).reshape(3, 1) * 10  # shape (3, 1)
 row = torch.arange(4).reshape(1, 4)  # shape (1, 4)
@@ -18,7 +16,6 @@ assert torch.equal(total, wide_column + tall_row)
 print("column strides as broadcast:", wide_column.stride())
 print("row strides as broadcast:   ", tall_row.stride())
 print("result shape:", tuple(total.shape), "strides:", total.stride())
-# --8<-- [end:core]
 
 
 def draw(ax, values, title, stretched=None):

@@ -1,4 +1,3 @@
-# docexec: show=core
 import warnings
 
 import torch
@@ -6,7 +5,6 @@ from torch.utils.data import DataLoader, TensorDataset
 
 dataset = TensorDataset(torch.arange(100.0).reshape(100, 1))
 
-# --8<-- [start:core]
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     # --8<-- [start:gist]
@@ -20,7 +18,6 @@ with warnings.catch_warnings(record=True) as caught:
     )
     # --8<-- [end:gist]
     batches = [x for (x,) in loader]
-# --8<-- [end:core]
 
 # --8<-- [start:gist]
 sizes = [len(x) for x in batches]

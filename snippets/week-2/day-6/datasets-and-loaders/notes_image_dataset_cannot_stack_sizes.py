@@ -1,4 +1,3 @@
-# docexec: show=core
 # docexec: raises=RuntimeError match="stack expects each tensor to be equal"
 from pathlib import Path
 
@@ -19,7 +18,6 @@ for i, (w, h) in enumerate(sizes):
 Path("labels.csv").write_text("\n".join(rows) + "\n")
 
 
-# --8<-- [start:core]
 class MyImageDataset(Dataset):  # the notes' class, as written
     def __init__(self, csv_file, transform=None):
         self.data = pd.read_csv(csv_file)
@@ -50,4 +48,3 @@ dataset = MyImageDataset("labels.csv", transform=to_tensor)
 print([tuple(dataset[i][0].shape) for i in range(2)])
 next(iter(DataLoader(dataset, batch_size=2)))  # stack needs equal shapes
 # --8<-- [end:gist]
-# --8<-- [end:core]

@@ -1,4 +1,4 @@
-# docexec: show=core raises=TypeError match="found <class 'PIL\.Image\.Image'>"
+# docexec: raises=TypeError match="found <class 'PIL\.Image\.Image'>"
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +17,6 @@ for i, (w, h) in enumerate(sizes):
 Path("labels.csv").write_text("\n".join(rows) + "\n")
 
 
-# --8<-- [start:core]
 class MyImageDataset(Dataset):  # the notes' class, as written
     def __init__(self, csv_file, transform=None):
         self.data = pd.read_csv(csv_file)
@@ -43,4 +42,3 @@ image, label = dataset[0]  # one sample works: a PIL image and a label
 print(type(image).__name__, image.size, type(label).__name__, label)
 next(iter(DataLoader(dataset, batch_size=2)))  # batching does not
 # --8<-- [end:gist]
-# --8<-- [end:core]

@@ -1,4 +1,3 @@
-# docexec: show=core
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +17,6 @@ for i, (w, h) in enumerate(sizes):
 Path("labels.csv").write_text("\n".join(rows) + "\n")
 
 
-# --8<-- [start:core]
 class MyImageDataset(Dataset):  # the notes' class, as written
     def __init__(self, csv_file, transform=None):
         self.data = pd.read_csv(csv_file)
@@ -47,7 +45,6 @@ def resize_to_tensor(image):  # same size for all, then (C, H, W) uint8
 dataset = MyImageDataset("labels.csv", transform=resize_to_tensor)
 images, labels = next(iter(DataLoader(dataset, batch_size=4)))
 # --8<-- [end:gist]
-# --8<-- [end:core]
 
 # --8<-- [start:gist]
 assert images.shape == (4, 3, 24, 24) and images.dtype == torch.uint8

@@ -1,4 +1,4 @@
-# docexec: timeout=60 show=core
+# docexec: timeout=60
 from datetime import timedelta
 
 import torch
@@ -11,7 +11,6 @@ from torch.utils.data import DistributedSampler
 WORLD = 2
 
 
-# --8<-- [start:core]
 def worker(rank, queue):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
@@ -32,7 +31,6 @@ def worker(rank, queue):
     queue.put((rank, len(batches), model.module.weight.tolist()))
     del model  # it holds the process group: let it go first
     dist.destroy_process_group()
-# --8<-- [end:core]
 
 
 # spawn, not fork: a rank forked from a process that has run torch can hang

@@ -1,4 +1,4 @@
-# docexec: timeout=30 show=core
+# docexec: timeout=30
 import os
 import re
 from datetime import timedelta
@@ -14,7 +14,6 @@ os.environ["TORCH_DISTRIBUTED_DEBUG"] = "DETAIL"
 # --8<-- [end:gist]
 
 
-# --8<-- [start:core]
 def worker(rank, queue, errors_seen):
     dist.set_debug_level_from_env()  # read at import, which came first here
     dist.init_process_group(
@@ -36,7 +35,6 @@ def worker(rank, queue, errors_seen):
         queue.put((rank, sums, str(error)))
     errors_seen.wait()
     dist.destroy_process_group()
-# --8<-- [end:core]
 
 
 def running(message, rank):

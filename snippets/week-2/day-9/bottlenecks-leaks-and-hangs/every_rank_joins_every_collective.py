@@ -1,4 +1,4 @@
-# docexec: timeout=30 show=core
+# docexec: timeout=30
 from datetime import timedelta
 
 import torch
@@ -8,7 +8,6 @@ import torch.multiprocessing as mp
 WORLD = 2
 
 
-# --8<-- [start:core]
 def worker(rank, queue):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
@@ -27,7 +26,6 @@ def worker(rank, queue):
     dist.barrier()
     queue.put((rank, means))
     dist.destroy_process_group()
-# --8<-- [end:core]
 
 
 # spawn, not fork: a rank forked from a process that has run torch can hang

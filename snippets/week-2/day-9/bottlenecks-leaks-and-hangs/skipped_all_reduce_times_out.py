@@ -1,4 +1,4 @@
-# docexec: timeout=30 show=core
+# docexec: timeout=30
 import re
 from datetime import timedelta
 
@@ -10,7 +10,6 @@ from torch.distributed.constants import default_pg_timeout
 WORLD = 2
 
 
-# --8<-- [start:core]
 def worker(rank, queue, errors_seen):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
@@ -31,7 +30,6 @@ def worker(rank, queue, errors_seen):
         queue.put((rank, sums, re.sub(r"^\[.*?\] ", "", str(error))))
     errors_seen.wait()  # let both ranks time out before either disconnects
     dist.destroy_process_group()
-# --8<-- [end:core]
 
 
 # spawn, not fork: a rank forked from a process that has run torch can hang

@@ -1,4 +1,4 @@
-# docexec: show=core timeout=60
+# docexec: timeout=60
 import math
 
 import torch
@@ -26,7 +26,6 @@ point = torch.zeros(sum(sizes))
 point[-1] = y.mean() / (1 + WEIGHT_DECAY)
 
 
-# --8<-- [start:core]
 # --8<-- [start:gist]
 def hessian_times(v: torch.Tensor) -> torch.Tensor:
     """H @ v without forming H: the derivative of the gradient along v."""
@@ -56,4 +55,3 @@ assert smallest < 0
 # --8<-- [end:gist]
 print(f"power iteration: smallest {smallest:.3f}, largest {largest:.3f}")
 print(f"full Hessian:    smallest {exact[0]:.3f}, largest {exact[-1]:.3f}")
-# --8<-- [end:core]

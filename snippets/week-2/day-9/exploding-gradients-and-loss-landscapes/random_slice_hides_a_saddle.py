@@ -1,4 +1,4 @@
-# docexec: show=core timeout=60
+# docexec: timeout=60
 import math
 
 import matplotlib.pyplot as plt
@@ -24,7 +24,6 @@ def loss_of(flat: torch.Tensor) -> torch.Tensor:
     return mse + WEIGHT_DECAY * flat.pow(2).sum()
 
 
-# --8<-- [start:core]
 # --8<-- [start:gist]
 # All weights zero, the output bias at its best value: the gradient is 0.
 point = torch.zeros(sum(sizes))
@@ -62,7 +61,6 @@ assert along_down[15] < plane[10, 10]  # t = 0.5 on the eigenvector
 # --8<-- [end:gist]
 print(f"along the eigenvector of {eigenvalues[0]:.2f}: "
       f"{along_down[10]:.4f} at t=0, {along_down[15]:.4f} at t=0.5")
-# --8<-- [end:core]
 
 fig, (left, right) = plt.subplots(2, 1, figsize=(4.8, 5.4))
 contour = left.contourf(steps, steps, plane, levels=20, cmap="viridis")

@@ -1,5 +1,4 @@
 # docexec: raises=RuntimeError match="'LogBackward0' returned nan values"
-# docexec: show=core
 import re
 import warnings
 
@@ -19,7 +18,6 @@ def print_anomaly_report(caught: list[warnings.WarningMessage]) -> None:
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     try:
-        # --8<-- [start:core]
         # --8<-- [start:gist]
         x = torch.tensor([0.0, 1.0, 3.0], requires_grad=True)
         with torch.autograd.detect_anomaly():  # around forward AND backward
@@ -29,6 +27,5 @@ with warnings.catch_warnings(record=True) as caught:
             print("loss:", round(loss.item(), 4))
             loss.backward()  # raises: log's backward computes 0 / 0 at x = 0
         # --8<-- [end:gist]
-        # --8<-- [end:core]
     finally:
         print_anomaly_report(caught)

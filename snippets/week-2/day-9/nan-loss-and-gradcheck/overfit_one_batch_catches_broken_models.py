@@ -1,4 +1,4 @@
-# docexec: show=core timeout=120
+# docexec: timeout=120
 import math
 
 import matplotlib.pyplot as plt
@@ -31,7 +31,6 @@ class Net(nn.Module):
         return logits
 
 
-# --8<-- [start:core]
 # --8<-- [start:gist]
 results = {}
 for bug in ["", "detached body", "frozen first layer", "softmax before CE"]:
@@ -40,7 +39,6 @@ for bug in ["", "detached body", "frozen first layer", "softmax before CE"]:
     results[bug or "healthy"] = result
     print(f"{bug or 'healthy':<19} {result.verdict}")
 # --8<-- [end:gist]
-# --8<-- [end:core]
 
 # --8<-- [start:gist]
 assert results["healthy"].passed
