@@ -62,8 +62,8 @@ tanh = {f: ratio[f, "tanh 3/sqrt(n)"] for f in fixes}
 assert tanh["plain"] > 1000
 assert tanh["residual"] < tanh["plain"] / 20
 assert max(tanh["LayerNorm"], tanh["BatchNorm"]) < tanh["plain"] / 100
-# a healthy ReLU stack: residual tilts it the other way, BatchNorm makes
-# the early gradients explode
-assert 0.1 < ratio["plain", "ReLU Kaiming"] < 10
+# a healthy ReLU stack (within ~30x of 1): residual tilts it the other
+# way, BatchNorm makes the early gradients explode
+assert 1 / 30 < ratio["plain", "ReLU Kaiming"] < 30
 assert ratio["residual", "ReLU Kaiming"] < 0.1
 assert ratio["BatchNorm", "ReLU Kaiming"] > 50
