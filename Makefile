@@ -12,7 +12,7 @@ CHANGED_SNIPPETS = $(shell { git diff --name-only --diff-filter=d $(SINCE) -- 's
   git ls-files --others --exclude-standard -- 'snippets/*.py'; } 2>/dev/null | sort -u)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check lint workflows test test-engine bench browser clean quick page
+.PHONY: help setup serve build check lint workflows test test-engine bench browser clean quick page seeds
 
 help: ## list the tasks
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -61,6 +61,18 @@ check: lint workflows build ## lint, workflow lint and the strict build (the qua
 quick: $(STAMP) ## after a content change: lint, the site checks without a build, the changed snippets (SINCE=main)
 	$(BIN)/ruff check src tests snippets
 	$(BIN)/pytest -q -p no:cacheprovider -m "not site_build" tests/site $(CHANGED_SNIPPETS)
+
+# `make seeds`: the CPU snippets (SEED_PATHS, default all of snippets/) under five more seeds.
+# A claim that held for one random draw only fails here, named with the seed that broke it;
+# `docexec run --seed N FILE` reproduces it. CUDA snippets are skipped as in any CPU run.
+SEEDS      ?= 1 2 3 4 5
+SEED_PATHS ?= snippets
+seeds: $(STAMP) ## the snippets under five more seeds (SEEDS="1 2", SEED_PATHS=folder): each failure named with its seed
+	@failed=; for seed in $(SEEDS); do \
+	  out=$$(nice -n 10 $(BIN)/docexec run --quiet --seed $$seed $(SEED_PATHS) 2>&1) || failed="$$failed $$seed"; \
+	  printf '%s\n' "$$out" | sed "s/^FAIL /FAIL [seed $$seed] /; s/^\([0-9][0-9]* executed\)/seed $$seed: \1/"; \
+	done; \
+	test -z "$$failed" || { echo "failed under seed(s):$$failed (rerun one: docexec run --seed N FILE)"; exit 1; }
 
 page: $(STAMP) ## a new page with its first snippet and nav entry: PAGE=week-2/day-7/topic TITLE="..." SNIPPET=what_it_shows
 	@test -n "$(PAGE)" -a -n "$(TITLE)" -a -n "$(SNIPPET)" || \

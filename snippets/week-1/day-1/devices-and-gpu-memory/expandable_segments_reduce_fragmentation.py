@@ -1,4 +1,6 @@
 # docexec: cuda
+import re
+
 import torch
 
 MiB = 2**20
@@ -20,15 +22,20 @@ def reserved_for_growing_tensors() -> int:
 # --8<-- [start:gist]
 default = reserved_for_growing_tensors()
 # --8<-- [end:gist]
+message = ""
 try:  # the out-of-memory message itself names the setting
     torch.empty(2**50, dtype=torch.uint8, device=dev)
 except torch.OutOfMemoryError as e:
-    hint = "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
-    assert hint in str(e)
+    message = str(e)
+# torch 2.13 documents PYTORCH_ALLOC_CONF; the older PYTORCH_CUDA_ALLOC_CONF
+# is its alias, and the message may still name either
+hint = re.search(r"PYTORCH_(?:CUDA_)?ALLOC_CONF=expandable_segments:True",
+                 message)
+assert hint, f"no allocator hint in: {message[-300:]!r}"
 
 # --8<-- [start:gist]
 # the same as starting the process with
-# PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True in its environment
+# PYTORCH_ALLOC_CONF=expandable_segments:True in its environment
 torch._C._accelerator_setAllocatorSettings("expandable_segments:True")
 expandable = reserved_for_growing_tensors()
 torch._C._accelerator_setAllocatorSettings("expandable_segments:False")
@@ -39,4 +46,4 @@ assert 2200 <= default <= 2400 and expandable < 600
 # --8<-- [end:gist]
 print(f"largest tensor 512 MiB | reserved afterwards: default "
       f"{default} MiB, expandable segments {expandable} MiB")
-print("the out-of-memory message suggests:", hint)
+print("the out-of-memory message suggests:", hint.group())

@@ -28,7 +28,7 @@ assert x.device.type == "cpu"
 x = x.to("meta")  # the result has to be assigned
 assert x.device.type == "meta"
 
-# the one implicit exception: a 0-dim CPU tensor mixes with any device
+# an implicit exception: a 0-dim CPU tensor mixes with any device
 y = x * torch.tensor(2.0)
 assert y.device.type == "meta"
 

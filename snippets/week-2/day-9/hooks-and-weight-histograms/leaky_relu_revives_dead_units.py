@@ -3,7 +3,9 @@ import torch
 from torch import nn
 from torchguide.debug.hooks import ActivationMonitor
 
-torch.manual_seed(0)  # the data; the claim holds for any draw (tried: 16 seeds)
+# the build's seed draws the data and weights (`docexec run --seed N`
+# draws others): the claim holds for every draw, as `make seeds` checks
+SEED = torch.initial_seed()
 x = torch.randn(256, 8)
 y = torch.sin(x @ torch.randn(8, 1))
 activations = (nn.ReLU, nn.LeakyReLU)
@@ -17,7 +19,7 @@ def never_positive(model):
 
 
 for activation in (nn.ReLU(), nn.LeakyReLU(0.1)):
-    torch.manual_seed(0)
+    torch.manual_seed(SEED)  # the same initial weights for both
     model = nn.Sequential(nn.Linear(8, 32), activation, nn.Linear(32, 1))
     # --8<-- [start:gist]
     nn.init.constant_(model[0].bias, -2.0)  # a bad setup: most units off
@@ -38,9 +40,9 @@ for activation in (nn.ReLU(), nn.LeakyReLU(0.1)):
         assert torch.all(off_after[off])
     else:
         # LeakyReLU passes 0.1 x the gradient: the same units recover
-        # (46% to 76% of them over 16 random datasets).
+        # (31% to 70% of them over seeds 0 to 15).
         assert torch.all(grad_rows[off] > 0)
-        assert (off & ~off_after).sum() > 0.4 * off.sum()
+        assert (off & ~off_after).sum() > 0.2 * off.sum()
     # --8<-- [end:gist]
     print(f"{name:9}  off: {off.sum():2}/32 at start, {off_after.sum():2}/32 "
           f"after 60 steps; their weights' grad <= {grad_rows[off].max():.1e}")
