@@ -36,6 +36,7 @@ _ENGINE_FILES = (
     "read_only_project.py",
     "result.py",
     "runner.py",
+    "sandbox.py",
     "seeding.py",
     "server.py",
     "snippet_env.py",
@@ -214,6 +215,7 @@ class Engine:
                 seed=self.config.seed,
                 scratch=scratch,
                 index=index,
+                network=decl.network,
             )
             by_job_dir[job.job_dir] = (path, decl, key)
             to_run.append(job)

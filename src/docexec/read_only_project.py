@@ -77,6 +77,24 @@ def protect(root: Path, writable: Path) -> None:
         os.close(ruleset)
 
 
+def allow_writes_only_below(places: list[Path]) -> None:
+    """Forbid this process and its future children every write except below ``places`` (folders,
+    or single files such as ``/dev/null``): an allow-list, where `protect` guards the project only.
+    Call it in a process that has one thread. Raises OSError where it cannot."""
+    version = abi_version()
+    file_rights = _WRITE_FILE | (_TRUNCATE if version >= 3 else 0)
+    all_rights = file_rights | _DIRECTORY_WRITES | (_REFER if version >= 2 else 0)
+    attr = _RulesetAttr(all_rights)
+    ruleset = _call(_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), 0)
+    try:
+        for path in places:
+            _allow(ruleset, path.resolve(), all_rights, file_rights)
+        _call_prctl(_PR_SET_NO_NEW_PRIVS)
+        _call(_RESTRICT_SELF, ruleset, 0)
+    finally:
+        os.close(ruleset)
+
+
 def _beside_the_way_to(root: Path) -> list[Path]:
     """Every entry of each folder from ``/`` down to ``root``'s parent, but the one leading to root."""
     beside = []
