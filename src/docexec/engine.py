@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from docexec import cache, declarations, jobs, result, runner
+from docexec import cache, declarations, jobs, result, runner, sandbox
 from docexec import config as configuration
 from docexec.config import Config
 from docexec.declarations import DeclarationError, Declarations
@@ -194,6 +194,7 @@ class Engine:
     ) -> None:
         if not pending:
             return
+        sandbox.say_what_is_not_in_force()
         scratch = Path(tempfile.mkdtemp(prefix="docexec-"))
         bar = tqdm(
             total=len(pending),

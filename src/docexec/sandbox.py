@@ -5,6 +5,7 @@ the snippet starts inherits what it set. Each restriction that the kernel refuse
 to make namespaces, no Landlock) is returned by name: the build says which are not in force
 (`unenforced`, in the build report and once on the console), it never drops one silently.
 
+- Without root, a user namespace first, where the kernel lets unprivileged users make one.
 - A mount namespace of its own: its mounts below are private to the snippet and end with it.
 - ``/dev/shm``: a fresh tmpfs whose size is the snippet's declared memory, so that shared memory
   (torch's DataLoader workers, ``multiprocessing.shared_memory``) counts against it and goes away
@@ -19,7 +20,9 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
 - ``RLIMIT_FSIZE``: no file the snippet writes may grow beyond its declared memory (a write past it
   fails with ``OSError: File too large``), so a runaway loop cannot fill the disk.
 - Landlock: writes are allowed below the job's folder (its work, home and temporary folders),
-  ``/dev/shm`` and the null devices, and refused everywhere else with PermissionError.
+  ``/dev/shm`` and the null devices, and refused everywhere else with PermissionError. Landlock
+  also forbids the snippet to mount or unmount anything.
+- No capabilities: a snippet run as root cannot undo any of this (`_drop_capabilities`).
 
 By hand through ctypes: the standard library has no binding for unshare(2), mount(2) before 3.12,
 and bubblewrap would have to start the snippet, which is forked from a warm server instead.
@@ -36,10 +39,12 @@ import os
 import resource
 import socket
 import struct
+import sys
 from pathlib import Path
 
 from docexec import read_only_project
 
+_CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNS = 0x00020000
 _CLONE_NEWNET = 0x40000000
 _MS_NOSUID, _MS_NODEV, _MS_BIND, _MS_REC, _MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
@@ -52,7 +57,8 @@ SHARED_MEMORY = "shared memory counted against memory="
 NETWORK = "no network unless declared"
 FILE_SIZE = "file size limited to memory="
 WRITES = "writes only in the snippet's own folders"
-ALL = (ENVIRONMENTS, SHARED_MEMORY, NETWORK, FILE_SIZE, WRITES)
+CAPABILITIES = "no privileges (capabilities) to undo the above"
+ALL = (ENVIRONMENTS, SHARED_MEMORY, NETWORK, FILE_SIZE, WRITES, CAPABILITIES)
 
 # Devices that programs write to as a matter of course.
 _WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
@@ -81,6 +87,8 @@ def _mount(source: str | None, target: str, kind: str | None, flags: int, data: 
 def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
     """Restrict this process and all it will start; the restrictions that are not in force."""
     missing: list[str] = []
+    if os.geteuid() != 0:
+        _own_user_namespace()
     try:
         _unshare(_CLONE_NEWNS)
         _mount(None, "/", None, _MS_REC | _MS_PRIVATE)  # nothing mounted here reaches the machine
@@ -112,7 +120,49 @@ def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
             missing.append(WRITES)
     else:
         missing.append(WRITES)
+    if not _drop_capabilities():
+        missing.append(CAPABILITIES)
     return missing
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+
+def _drop_capabilities() -> bool:
+    """Give up every capability, for good: a snippet run as root could otherwise unmount what
+    covers the environments, join the machine's network namespace again (setns), or read any
+    process's memory. Without them, the kernel also refuses a root snippet the environment of a
+    process that holds more capabilities than it does (the engine, the shell). True once none is left."""
+    libc = _libc()
+    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    for capability in range(64):
+        if libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 and ctypes.get_errno() == 22:
+            break  # EINVAL: past the last capability this kernel knows
+    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()  # all zero: no effective, permitted or inheritable capability
+    return libc.capset(ctypes.byref(header), data) == 0
+
+
+def _own_user_namespace() -> None:
+    """Without root, a user namespace of its own (where the kernel allows unprivileged ones) is what
+    lets the snippet make the mount and network namespaces; it stays the same user inside."""
+    uid, gid = os.geteuid(), os.getegid()
+    try:
+        _unshare(_CLONE_NEWUSER)
+    except OSError:
+        return  # the namespaces below are refused then, and named
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        with contextlib.suppress(OSError), open(f"/proc/self/{name}", "w") as control:
+            control.write(text)
 
 
 def _hide_environments() -> bool:
@@ -136,6 +186,14 @@ def _loopback_up() -> None:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
         request = struct.pack("16sH22x", b"lo", _IFF_UP | _IFF_LOOPBACK | _IFF_RUNNING)
         fcntl.ioctl(sock, _SIOCSIFFLAGS, request)
+
+
+@functools.cache
+def say_what_is_not_in_force() -> None:
+    """Once per process, on the console: the restrictions this machine does not enforce."""
+    missing = unenforced()
+    if missing:
+        print(f"docexec: not in force on this machine (the kernel refused them): {'; '.join(missing)}", file=sys.stderr)
 
 
 @functools.cache

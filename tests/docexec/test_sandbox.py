@@ -146,3 +146,28 @@ def test_shared_memory_counts_against_the_declared_memory(batch):
     result = batch["fills_shared_memory.py"]
     assert result.status == FAILED
     assert "No space left on device" in result.failure
+
+
+UNPRIVILEGED_PROBE = "from docexec import sandbox; sandbox.say_what_is_not_in_force(); print(sandbox.unenforced())"
+
+
+def test_without_root_the_restrictions_hold_or_are_named_on_the_console(tmp_path):
+    """As a user without privileges (setpriv to nobody): a user namespace where the kernel allows
+    one, else each refused restriction named once on stderr."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root and setpriv to become an unprivileged user")
+    command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c"]
+    finished = subprocess.run([*command, UNPRIVILEGED_PROBE], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert finished.returncode == 0, finished.stderr
+    missing = eval(finished.stdout)  # noqa: S307 - the tuple of names printed by the probe
+    assert set(missing) <= set(sandbox.ALL)
+    if missing:
+        assert finished.stderr.count("docexec: not in force on this machine") == 1
+        assert all(name in finished.stderr for name in missing)
+    else:
+        assert finished.stderr == ""
