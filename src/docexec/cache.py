@@ -132,7 +132,10 @@ class ResultCache:
             return None
         if not _VALIDATOR.is_valid(data) or data["key"] != key:
             return None
-        result = Result.from_json(data["result"])
+        try:
+            result = Result.from_json(data["result"])
+        except (ValueError, TypeError):  # a figure that could run script: forged, never shown
+            return None
         result.cached = True
         return result
 

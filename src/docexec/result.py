@@ -9,9 +9,11 @@ import signal
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from docexec import published
 from docexec.capture import EVENTS_FILE, HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
 from docexec.declarations import Declarations
 from docexec.jobs import Report
+from docexec.published import plain_text  # noqa: F401 - where callers have found it
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
 
@@ -93,16 +95,34 @@ class Result:
 
     @classmethod
     def from_json(cls, data: dict) -> Result:
+        """Also a result read back from the cache, which anyone who can write there may have forged:
+        its texts are cleaned again, and a figure that could run script is refused (ValueError)."""
         cells = [
             Cell(
                 line=c["line"],
-                streams=[tuple(s) for s in c["streams"]],
-                figures=[Figure(**f) for f in c["figures"]],
+                streams=[(name, published.clean(text)) for name, text in c["streams"]],
+                figures=[_inert(Figure(**f)) for f in c["figures"]],
             )
             for c in data["cells"]
         ]
-        exception = SnippetException(**data["exception"]) if data["exception"] else None
-        return cls(**{**data, "cells": cells, "exception": exception})
+        exception = _cleaned(SnippetException(**data["exception"])) if data["exception"] else None
+        failure = published.clean(data["failure"]) if data.get("failure") else data.get("failure")
+        return cls(**{**data, "cells": cells, "exception": exception, "failure": failure})
+
+
+def _inert(figure: Figure) -> Figure:
+    if figure.format not in ("svg", "png"):
+        raise ValueError(f"a figure of format {figure.format!r}")
+    if figure.format == "svg" and not published.svg_is_inert(figure.bytes):
+        raise ValueError("an SVG figure that could run script")
+    figure.title = published.clean(figure.title)
+    return figure
+
+
+def _cleaned(exception: SnippetException) -> SnippetException:
+    exception.message = published.clean(exception.message)
+    exception.traceback = published.clean(exception.traceback)
+    return exception
 
 
 def skipped(path: str, reason: str, environment: dict) -> Result:
@@ -116,6 +136,7 @@ def assemble(
     cells: list[Cell] = []
     pieces: list[_Piece] = []
     exception = None
+    refusals: list[str] = []
     ended = False
     dropped = 0
     exec_seconds = 0.0
@@ -136,9 +157,12 @@ def assemble(
             pieces.append(_Piece(cells[cell], event["name"], event["text"], event.get("tail", False)))
         elif kind == "figure":
             drawn = {k: v for k, v in event.items() if k not in ("event", "cell")}
-            cells[-1].figures.append(Figure(**drawn))
+            try:  # the events file is in the snippet's folder: the snippet could have written it
+                cells[-1].figures.append(_inert(Figure(**drawn)))
+            except (ValueError, TypeError) as refused:
+                refusals.append(f"a figure was refused: {refused}")
         elif kind == "exception":
-            exception = SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)})
+            exception = _cleaned(SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)}))
         elif kind == "dropped":
             dropped += event["chars"]
         elif kind == "end":
@@ -148,7 +172,7 @@ def assemble(
     for piece in pieces:
         _append_stream(piece.cell, piece.name, piece.text)
     for cell in cells:
-        cell.streams = [(name, plain_text(text)) for name, text in cell.streams]
+        cell.streams = [(name, published.clean(text)) for name, text in cell.streams]
     result = Result(
         path=path,
         status=PASSED,
@@ -161,6 +185,10 @@ def assemble(
         peak_memory=report.peak_memory,
     )
     result.failure = _judge(path, report, ended, exception, declarations)
+    if refusals and not result.failure:
+        result.failure = f"{path}: " + "; ".join(refusals)
+    if result.failure:
+        result.failure = published.clean(result.failure)
     if result.failure:
         result.status = FAILED
     else:
@@ -203,34 +231,6 @@ def _first(pieces: list[_Piece], chars: int, from_end: bool = False) -> list[_Pi
         kept.append(_Piece(piece.cell, piece.name, text, piece.tail))
         chars -= len(text)
     return kept
-
-
-# ECMA-48 escape sequences (colours, cursor moves, titles, links) and the other control
-# characters: a page shows text, and raw control bytes in HTML are at best noise.
-_ESCAPE = re.compile(
-    r"""
-      (?:\x1b\[|\x9b) [0-?]* [ -/]* [@-~]          # CSI: colours, cursor and erase
-    | (?:\x1b\]|\x9d) [^\x07\x1b\x9c]* (?:\x07|\x1b\\|\x9c)?  # OSC: titles, hyperlinks
-    | \x1b [PX^_] [^\x1b]* (?:\x1b\\)?            # DCS, SOS, PM, APC strings
-    | \x1b [ -/]* [0-~]                           # the other escapes
-    """,
-    re.VERBOSE,
-)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-
-
-def plain_text(text: str) -> str:
-    """``text`` as a terminal would leave it: escape sequences and control characters removed,
-    a line redrawn after a carriage return (a progress bar) kept as last drawn."""
-    text = _CONTROL.sub("", _ESCAPE.sub("", text.replace("\r\n", "\n")))
-    if "\r" not in text:
-        return text
-    return "\n".join(_last_drawn(line) for line in text.split("\n"))
-
-
-def _last_drawn(line: str) -> str:
-    drawn = [part for part in line.split("\r") if part]
-    return drawn[-1] if drawn else ""
 
 
 def _append_stream(cell: Cell, name: str, text: str) -> None:
