@@ -1,3 +1,4 @@
+# docexec: network
 # docexec: show=core timeout=120
 import torch
 import torch.distributed as dist

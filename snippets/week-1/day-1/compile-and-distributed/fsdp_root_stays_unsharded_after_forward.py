@@ -1,3 +1,4 @@
+# docexec: network
 # docexec: show=core
 import gc
 

@@ -1,3 +1,4 @@
+# docexec: network
 # docexec: timeout=30 show=core
 import re
 from datetime import timedelta
