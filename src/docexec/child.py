@@ -135,11 +135,14 @@ def describe_exception(error: BaseException, relpath: str) -> dict:
     lines = ["Traceback (most recent call last):\n"]
     lines += traceback.format_list(frames)
     lines += traceback.format_exception_only(type(error), error)
+    line = frames[-1].lineno if frames else None
+    if isinstance(error, SyntaxError) and error.filename == relpath:
+        line = error.lineno  # no frame of the snippet's ran: the line is the error's own
     return {
         "type": type(error).__name__,
         "qualified_types": [f"{c.__module__}.{c.__qualname__}" for c in type(error).__mro__],
         "message": str(error),
-        "line": frames[-1].lineno if frames else None,
+        "line": line,
         "traceback": "".join(lines),
     }
 
