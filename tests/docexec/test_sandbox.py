@@ -171,3 +171,20 @@ def test_without_root_the_restrictions_hold_or_are_named_on_the_console(tmp_path
         assert all(name in finished.stderr for name in missing)
     else:
         assert finished.stderr == ""
+
+
+def test_a_secret_of_the_callers_environment_is_redacted_from_what_is_published(project, monkeypatch):
+    """The second line: however a snippet came by a secret's value, it is not published."""
+    from docexec import published
+
+    monkeypatch.setenv("DEPLOY_TOKEN", SECRET)
+    published._secrets.cache_clear()
+    path = project.snippet("leaks.py", f'print("token: {SECRET}")\nraise ValueError("{SECRET}")\n')
+    try:
+        results, _ = project.engine().run([path], progress=False)
+    finally:
+        published._secrets.cache_clear()
+    result = results[path]
+    assert result.output == "token: [redacted]\n"
+    assert SECRET not in result.failure and SECRET not in result.exception.traceback
+    assert "ValueError: [redacted]" in result.failure
