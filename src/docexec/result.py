@@ -154,7 +154,8 @@ def assemble(
             if not cells:  # written by a child process before the first cell began
                 cells.append(Cell())
             cell = event["cell"] if isinstance(event["cell"], int) and event["cell"] < len(cells) else -1
-            pieces.append(_Piece(cells[cell], event["name"], event["text"], event.get("tail", False)))
+            # "tail": when the recording process kept it (monotonic ns), else absent: the head
+            pieces.append(_Piece(cells[cell], event["name"], event["text"], int(event.get("tail") or 0)))
         elif kind == "figure":
             drawn = {k: v for k, v in event.items() if k not in ("event", "cell")}
             try:  # the events file is in the snippet's folder: the snippet could have written it
@@ -201,14 +202,14 @@ class _Piece:
     cell: Cell
     name: str
     text: str
-    tail: bool  # kept from the end of a process's output that went past its head
+    tail: int  # kept from the end, at this monotonic time in ns; 0: recorded in the head, as it came
 
 
 def _head_and_tail(pieces: list[_Piece], dropped: int) -> tuple[list[_Piece], int]:
     """At most `MAX_OUTPUT_CHARS`: the head and the tail, and a note on its own line between them
     when anything was left out. Each process records its head as it comes and its tail at its end."""
     head = [p for p in pieces if not p.tail]
-    tail = [p for p in pieces if p.tail]
+    tail = sorted((p for p in pieces if p.tail), key=lambda p: p.tail)  # one sequence over all processes
     total = sum(len(p.text) for p in pieces)
     if total > MAX_OUTPUT_CHARS:
         dropped += total - HEAD_CHARS - TAIL_CHARS
@@ -219,7 +220,7 @@ def _head_and_tail(pieces: list[_Piece], dropped: int) -> tuple[list[_Piece], in
     glued = head and not head[-1].text.endswith("\n")
     note = ("\n" if glued else "") + f"[output truncated: {dropped:,} characters not shown]\n"
     where = tail[0].cell if tail else head[-1].cell if head else Cell()
-    return [*head, _Piece(where, "stdout", note, tail=False), *tail], dropped
+    return [*head, _Piece(where, "stdout", note, tail=0), *tail], dropped
 
 
 def _first(pieces: list[_Piece], chars: int, from_end: bool = False) -> list[_Piece]:

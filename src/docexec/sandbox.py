@@ -220,3 +220,9 @@ def unenforced() -> tuple[str, ...]:
         return tuple(json.loads(text))
     except ValueError:
         return ALL
+
+
+if __name__ == "__main__":  # ``python -m docexec.sandbox``: exits 1, naming them, unless all are in force
+    if unenforced():
+        sys.exit(f"not in force on this machine: {'; '.join(unenforced())}")
+    print(f"in force: {'; '.join(ALL)}")
