@@ -123,6 +123,11 @@ class Engine:
         if self._pool is not None:
             self._pool.grow(self._pool.keep)
 
+    def stop_now(self) -> None:
+        """Kill the running snippets at once (Ctrl-C or SIGTERM of a preview); safe in a signal handler."""
+        if self._pool is not None:
+            self._pool.kill_now()
+
     def close(self) -> None:
         """End the kept warm servers (an engine made with ``keep_warm``)."""
         if self._pool is not None:
