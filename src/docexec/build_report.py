@@ -90,7 +90,8 @@ def _unenforced_lines() -> list[str]:
         return ["Every snippet ran in the sandbox: " + "; ".join(sandbox.ALL) + ".", ""]
     return [
         "**Not in force on the machine that built this site** (the kernel refused them): "
-        + "; ".join(missing) + ".",
+        + "; ".join(missing)
+        + ".",
         "",
     ]
 

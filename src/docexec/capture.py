@@ -77,7 +77,9 @@ class OutputRecorder:
         """Open the events file for this process: a forked process must not share the lock."""
         self._file = open(self._events, "a", encoding="utf-8")  # noqa: SIM115 - lives with the process
         self._lock = os.open(self._events, os.O_RDONLY | os.O_CLOEXEC)
-        self._head_count = os.open(self._events.with_name(HEAD_COUNT_FILE), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC)
+        self._head_count = os.open(
+            self._events.with_name(HEAD_COUNT_FILE), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC
+        )
         self._owner = os.getpid()
 
     @contextlib.contextmanager
@@ -139,7 +141,9 @@ class OutputRecorder:
                 self._keep(name.removeprefix("direct-"), decoder.decode(b"", final=True))
             self._trim_tail()
             for name, text, stamp in self._tail:
-                self._append({"event": "stream", "cell": self.cell, "name": name, "text": text, "tail": stamp})
+                self._append(
+                    {"event": "stream", "cell": self.cell, "name": name, "text": text, "tail": stamp}
+                )
             self._tail.clear()
             self._tail_chars = 0
             if self.dropped_chars:

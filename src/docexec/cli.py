@@ -30,10 +30,14 @@ def _relative(path: str, root: Path) -> list[str]:
         raise FileNotFoundError(f"{path}: not inside the project at {root}")
     snippets = root / SNIPPETS_DIR
     if not target.is_relative_to(snippets):
-        raise FileNotFoundError(f"{path}: holds no snippet (snippets are the .py files under {SNIPPETS_DIR}/)")
+        raise FileNotFoundError(
+            f"{path}: holds no snippet (snippets are the .py files under {SNIPPETS_DIR}/)"
+        )
     files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
     if not files or (target.is_file() and target.suffix != ".py"):
-        raise FileNotFoundError(f"{path}: holds no snippet (snippets are the .py files under {SNIPPETS_DIR}/)")
+        raise FileNotFoundError(
+            f"{path}: holds no snippet (snippets are the .py files under {SNIPPETS_DIR}/)"
+        )
     return [file.relative_to(root).as_posix() for file in files]
 
 
@@ -162,7 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         root = find_root(Path.cwd())
     except FileNotFoundError as error:
-        print(f"error: {error}: run docexec inside a project (a folder with {SNIPPETS_DIR}/)", file=sys.stderr)
+        print(
+            f"error: {error}: run docexec inside a project (a folder with {SNIPPETS_DIR}/)", file=sys.stderr
+        )
         return 2
     if args.command == "new":
         return _new(root, args)

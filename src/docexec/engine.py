@@ -33,6 +33,7 @@ _ENGINE_FILES = (
     "jobs.py",
     "process_tree.py",
     "project_writes.py",
+    "published.py",
     "read_only_project.py",
     "result.py",
     "runner.py",

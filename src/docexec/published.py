@@ -21,7 +21,11 @@ _SHORTEST_SECRET = 8
 
 @functools.cache
 def _secrets() -> tuple[str, ...]:
-    values = {value for name, value in os.environ.items() if _SECRET_NAME.search(name) and len(value) >= _SHORTEST_SECRET}
+    values = {
+        value
+        for name, value in os.environ.items()
+        if _SECRET_NAME.search(name) and len(value) >= _SHORTEST_SECRET
+    }
     return tuple(sorted(values, key=len, reverse=True))  # a longer secret first, where one holds another
 
 

@@ -163,7 +163,9 @@ def assemble(
             except (ValueError, TypeError) as refused:
                 refusals.append(f"a figure was refused: {refused}")
         elif kind == "exception":
-            exception = _cleaned(SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)}))
+            exception = _cleaned(
+                SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)})
+            )
         elif kind == "dropped":
             dropped += event["chars"]
         elif kind == "end":

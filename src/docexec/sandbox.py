@@ -80,8 +80,13 @@ def _unshare(flags: int) -> None:
 
 
 def _mount(source: str | None, target: str, kind: str | None, flags: int, data: str | None = None) -> None:
-    encode = (lambda text: None if text is None else text.encode())
-    _check(_libc().mount(encode(source), target.encode(), encode(kind), ctypes.c_ulong(flags), encode(data)), f"mount {target}")
+    def encode(text: str | None) -> bytes | None:
+        return None if text is None else text.encode()
+
+    _check(
+        _libc().mount(encode(source), target.encode(), encode(kind), ctypes.c_ulong(flags), encode(data)),
+        f"mount {target}",
+    )
 
 
 def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
@@ -115,7 +120,9 @@ def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
         missing.append(FILE_SIZE)
     if read_only_project.available():
         try:
-            read_only_project.allow_writes_only_below([Path(job_dir), Path("/dev/shm"), *map(Path, _WRITABLE_DEVICES)])
+            read_only_project.allow_writes_only_below(
+                [Path(job_dir), Path("/dev/shm"), *map(Path, _WRITABLE_DEVICES)]
+            )
         except OSError:
             missing.append(WRITES)
     else:
@@ -130,7 +137,11 @@ class _CapHeader(ctypes.Structure):
 
 
 class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
 
 
 _PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
@@ -193,7 +204,10 @@ def say_what_is_not_in_force() -> None:
     """Once per process, on the console: the restrictions this machine does not enforce."""
     missing = unenforced()
     if missing:
-        print(f"docexec: not in force on this machine (the kernel refused them): {'; '.join(missing)}", file=sys.stderr)
+        print(
+            f"docexec: not in force on this machine (the kernel refused them): {'; '.join(missing)}",
+            file=sys.stderr,
+        )
 
 
 @functools.cache

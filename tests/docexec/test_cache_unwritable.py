@@ -23,7 +23,10 @@ pytestmark = pytest.mark.skipif(
     [
         ("mount -t tmpfs -o size=1m,ro tmpfs {cache}", "Read-only file system"),
         # A cache full to its last block: the 1 MiB file system holds the filler and nothing more.
-        ("mount -t tmpfs -o size=1m tmpfs {cache} && head -c 2M /dev/zero > {cache}/filler", "No space left on device"),
+        (
+            "mount -t tmpfs -o size=1m tmpfs {cache} && head -c 2M /dev/zero > {cache}/filler",
+            "No space left on device",
+        ),
     ],
     ids=["read-only", "full"],
 )
@@ -37,7 +40,11 @@ def test_an_unwritable_cache_is_said_once_and_every_snippet_still_runs(project, 
     env = {**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir), "NO_MKDOCS_2_WARNING": "1"}
     finished = subprocess.run(
         ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
-        cwd=project.root, env=env, capture_output=True, text=True, timeout=120,
+        cwd=project.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert finished.returncode == 0, finished.stderr
     assert "Traceback" not in finished.stderr

@@ -1,7 +1,6 @@
 """``docexec run``: prints each result and exits non-zero when a snippet fails."""
 
 
-
 def docexec(project, *args):
     return project.python("-m", "docexec.cli", "run", *args, timeout=300)
 
@@ -72,7 +71,9 @@ def test_a_syntax_error_is_named_by_file_and_line(project):
 
 def test_control_sequences_of_a_failure_never_reach_the_terminal(project):
     # OSC 52 (write the clipboard), clear the screen, set the window's title.
-    project.snippet("page/loud.py", 'raise ValueError("\\x1b]52;c;aGk=\\x07\\x1b[2J\\x1b]0;title\\x07gone")\n')
+    project.snippet(
+        "page/loud.py", 'raise ValueError("\\x1b]52;c;aGk=\\x07\\x1b[2J\\x1b]0;title\\x07gone")\n'
+    )
     result = docexec(project, "snippets/page/loud.py")
     assert result.returncode == 1
     assert "ValueError: gone" in result.stdout

@@ -305,9 +305,10 @@ def test_stopping_the_command_line_ends_every_process_and_removes_its_folders(pr
     )
     try:
         deadline = time.monotonic() + 60
-        while not (pids_files := list(temporary.glob("*/job-0/work/pids.txt"))) or len(
-            pids_files[0].read_text().split()
-        ) < 3:
+        while (
+            not (pids_files := list(temporary.glob("*/job-0/work/pids.txt")))
+            or len(pids_files[0].read_text().split()) < 3
+        ):
             assert time.monotonic() < deadline and command.poll() is None, "the snippet did not start"
             time.sleep(0.05)
         pids_file = pids_files[0]

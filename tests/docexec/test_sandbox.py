@@ -99,7 +99,9 @@ def batch(request, module_project, listening):
     paths = [module_project.snippet(name, code) for name, code in snippets.items()]
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BUILD_SECRET", SECRET)  # in mkdocs build's own environment, and its shell's
-        engine = module_project.engine(workers=2, fork=request.param, cache_dir=module_project.root / f".cache-{request.param}")
+        engine = module_project.engine(
+            workers=2, fork=request.param, cache_dir=module_project.root / f".cache-{request.param}"
+        )
         results, _ = engine.run(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}
 
@@ -148,7 +150,9 @@ def test_shared_memory_counts_against_the_declared_memory(batch):
     assert "No space left on device" in result.failure
 
 
-UNPRIVILEGED_PROBE = "from docexec import sandbox; sandbox.say_what_is_not_in_force(); print(sandbox.unenforced())"
+UNPRIVILEGED_PROBE = (
+    "from docexec import sandbox; sandbox.say_what_is_not_in_force(); print(sandbox.unenforced())"
+)
 
 
 def test_without_root_the_restrictions_hold_or_are_named_on_the_console(tmp_path):
@@ -162,7 +166,9 @@ def test_without_root_the_restrictions_hold_or_are_named_on_the_console(tmp_path
     if os.geteuid() != 0 or not shutil.which("setpriv"):
         pytest.skip("needs root and setpriv to become an unprivileged user")
     command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c"]
-    finished = subprocess.run([*command, UNPRIVILEGED_PROBE], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    finished = subprocess.run(
+        [*command, UNPRIVILEGED_PROBE], capture_output=True, text=True, cwd=tmp_path, timeout=60
+    )
     assert finished.returncode == 0, finished.stderr
     missing = eval(finished.stdout)  # noqa: S307 - the tuple of names printed by the probe
     assert set(missing) <= set(sandbox.ALL)
