@@ -6,7 +6,7 @@ import datetime
 import posixpath
 from pathlib import PurePosixPath
 
-from docexec import provenance
+from docexec import provenance, sandbox
 from docexec.result import FAILED, SKIPPED, Result
 
 PAGE = "build-report.md"
@@ -59,6 +59,7 @@ def markdown(
         f"| failed | {len(failed)} | |",
         f"| **all** | **{len(results)}** | **{_seconds(sum(r.duration for r in ran))}** |",
         "",
+        *_unenforced_lines(),
         '<div class="docexec-report" markdown>',  # styled: one row per snippet, no wrapped names
         "",
         "| seconds | snippet | status | from the cache | device | page |",
@@ -80,6 +81,19 @@ def markdown(
         lines.append(f"| {seconds} | {name} | {_status(result)} | {from_cache} | {device} | {where} |")
     lines += ["", "</div>"]
     return "\n".join(lines) + "\n"
+
+
+def _unenforced_lines() -> list[str]:
+    """The restrictions of the snippets' sandbox that this machine did not enforce: said, never hidden."""
+    missing = sandbox.unenforced()
+    if not missing:
+        return ["Every snippet ran in the sandbox: " + "; ".join(sandbox.ALL) + ".", ""]
+    return [
+        "**Not in force on the machine that built this site** (the kernel refused them): "
+        + "; ".join(missing)
+        + ".",
+        "",
+    ]
 
 
 __all__ = ["PAGE", "markdown"]

@@ -12,6 +12,7 @@ import fcntl
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -119,6 +120,17 @@ class ResultCache:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.unwritable: str | None = None  # why results cannot be stored, once that is known
+
+    def _cannot_write(self, error: OSError) -> None:
+        """A read-only or full cache: said once, and the build goes on without storing results."""
+        if self.unwritable is None:
+            self.unwritable = f"{error.strerror or error} ({self.root})"
+            print(
+                f"docexec: the result cache cannot be written: {self.unwritable}; "
+                "snippets run, their results are not cached",
+                file=sys.stderr,
+            )
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
@@ -132,7 +144,10 @@ class ResultCache:
             return None
         if not _VALIDATOR.is_valid(data) or data["key"] != key:
             return None
-        result = Result.from_json(data["result"])
+        try:
+            result = Result.from_json(data["result"])
+        except (ValueError, TypeError):  # a figure that could run script: forged, never shown
+            return None
         result.cached = True
         return result
 
@@ -146,8 +161,12 @@ class ResultCache:
         with contextlib.ExitStack() as held:
             for key in sorted(set(keys)):
                 lock_path = self._path(key).with_suffix(".lock")
-                lock_path.parent.mkdir(parents=True, exist_ok=True)
-                handle = held.enter_context(open(lock_path, "a+b"))  # noqa: SIM115 - closed by the stack
+                try:
+                    lock_path.parent.mkdir(parents=True, exist_ok=True)
+                    handle = held.enter_context(open(lock_path, "a+b"))  # noqa: SIM115 - closed by the stack
+                except OSError as error:  # nothing will be stored either: no lock needed
+                    self._cannot_write(error)
+                    continue
                 fcntl.flock(handle, fcntl.LOCK_EX)  # waits while another build runs this snippet
             found = {}
             if reuse:
@@ -156,13 +175,20 @@ class ResultCache:
 
     def put(self, key: str, result: Result) -> None:
         path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
         payload = json.dumps({"schema": SCHEMA, "key": key, "result": result.to_json()})
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        except OSError as error:
+            self._cannot_write(error)
+            return
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(payload)
             os.replace(temporary, path)
+        except OSError as error:  # full: the half-written file goes, the build goes on
+            Path(temporary).unlink(missing_ok=True)
+            self._cannot_write(error)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise

@@ -7,8 +7,14 @@ by the supervising process while the snippet waits, and once more when it has en
 process that records takes a lock on the events file around "drain the pipes, then append", so
 no text is recorded out of its order.
 
-Only the first `HEAD_CHARS` are recorded as they come; after that the last `TAIL_CHARS` are kept
-and recorded when the recording process ends. The result keeps head and tail with a note between.
+Only the first `HEAD_CHARS` of everything the snippet's processes wrote are recorded as they come
+(a count shared by the recording processes in `HEAD_COUNT_FILE`); after that each process keeps the
+last `TAIL_CHARS` it recorded, each piece stamped with the system-wide monotonic clock under the
+lock, and records them when it ends. The result merges the tails by their stamps, so that head and
+tail are cut over one sequence and the true end is always shown, whichever process recorded it.
+
+A Python-level write drains the pipes only when ``select`` says they hold something: the common
+case of a snippet that prints many short lines costs a lock and one system call per line.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ import fcntl
 import io
 import json
 import os
+import select
+import time
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +35,7 @@ MAX_OUTPUT_CHARS = 100_000
 HEAD_CHARS = 60_000
 TAIL_CHARS = MAX_OUTPUT_CHARS - HEAD_CHARS
 EVENTS_FILE = "events.jsonl"
+HEAD_COUNT_FILE = "head.count"
 _PIPE_BYTES = 1 << 20  # Linux's default limit for an unprivileged F_SETPIPE_SZ
 _F_SETPIPE_SZ = 1031
 
@@ -56,8 +65,9 @@ class OutputRecorder:
             for key in [*pipes, *(f"direct-{name}" for name in ("stdout", "stderr"))]
         }
         self.cell: int | None = None
-        self._head_left = HEAD_CHARS
-        self._tail: deque[tuple[str, str]] = deque()
+        self.before_event: list = []  # called before an event is recorded: flush pending lines
+        self._head_done = False  # once the shared head is full, it stays full
+        self._tail: deque[tuple[str, str, int]] = deque()
         self._tail_chars = 0
         self.dropped_chars = 0
         self._owner = -1
@@ -67,6 +77,9 @@ class OutputRecorder:
         """Open the events file for this process: a forked process must not share the lock."""
         self._file = open(self._events, "a", encoding="utf-8")  # noqa: SIM115 - lives with the process
         self._lock = os.open(self._events, os.O_RDONLY | os.O_CLOEXEC)
+        self._head_count = os.open(
+            self._events.with_name(HEAD_COUNT_FILE), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC
+        )
         self._owner = os.getpid()
 
     @contextlib.contextmanager
@@ -81,14 +94,23 @@ class OutputRecorder:
 
     def event(self, event: dict) -> None:
         """Record a non-output event (a cell starts, a figure, an exception), after pending output."""
+        for flush in self.before_event:
+            flush()
         with self._locked():
             self._drain()
             self._append(event)
 
     def write(self, name: str, data: bytes) -> None:
-        with self._locked():
-            self._drain()
+        # The hot path of a snippet that prints: no context manager, pipes read only when ready.
+        if self._owner != os.getpid():
+            self._open()
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
+        try:
+            if self._pipes and select.select(list(self._pipes.values()), [], [], 0)[0]:
+                self._drain()
             self._keep(name, self._decoders[f"direct-{name}"].decode(data))
+        finally:
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
 
     def drain_if_free(self) -> bool:
         """Drain the pipes unless another process holds the lock (it is draining them then);
@@ -111,12 +133,17 @@ class OutputRecorder:
 
     def finish(self) -> None:
         """Record what is left in the pipes, the kept tail and the count of dropped characters."""
+        for flush in self.before_event:
+            flush()
         with self._locked():
             self._drain()
             for name, decoder in self._decoders.items():
                 self._keep(name.removeprefix("direct-"), decoder.decode(b"", final=True))
-            for name, text in self._tail:
-                self._append({"event": "stream", "cell": self.cell, "name": name, "text": text, "tail": True})
+            self._trim_tail()
+            for name, text, stamp in self._tail:
+                self._append(
+                    {"event": "stream", "cell": self.cell, "name": name, "text": text, "tail": stamp}
+                )
             self._tail.clear()
             self._tail_chars = 0
             if self.dropped_chars:
@@ -140,26 +167,34 @@ class OutputRecorder:
     def _keep(self, name: str, text: str) -> None:
         if not text:
             return
-        if self._head_left > 0:
-            head = text[: self._head_left]
-            self._head_left -= len(head)
-            self._append({"event": "stream", "cell": self.cell, "name": name, "text": head})
-            text = text[len(head) :]
+        if not self._head_done:
+            recorded = int(os.pread(self._head_count, 20, 0) or b"0")
+            head = text[: max(HEAD_CHARS - recorded, 0)]
+            if head:
+                os.pwrite(self._head_count, str(recorded + len(head)).encode().ljust(20), 0)
+                self._append({"event": "stream", "cell": self.cell, "name": name, "text": head})
+                text = text[len(head) :]
+            self._head_done = recorded + len(head) >= HEAD_CHARS
             if not text:
                 return
         if len(text) > TAIL_CHARS:
             self.dropped_chars += len(text) - TAIL_CHARS
             text = text[-TAIL_CHARS:]
-        self._tail.append((name, text))
+        self._tail.append((name, text, time.monotonic_ns()))  # under the lock: stamps keep its order
         self._tail_chars += len(text)
+        if self._tail_chars < 2 * TAIL_CHARS:  # trimmed now and then, not at every write
+            return
+        self._trim_tail()
+
+    def _trim_tail(self) -> None:
         while self._tail_chars > TAIL_CHARS:
-            first_name, first = self._tail[0]
+            first_name, first, stamp = self._tail[0]
             excess = self._tail_chars - TAIL_CHARS
             if len(first) <= excess:
                 self._tail.popleft()
                 cut = len(first)
             else:
-                self._tail[0] = (first_name, first[excess:])
+                self._tail[0] = (first_name, first[excess:], stamp)
                 cut = excess
             self._tail_chars -= cut
             self.dropped_chars += cut
@@ -192,12 +227,16 @@ class _StreamSink(io.BufferedIOBase):
 
 
 def install(recorder: OutputRecorder) -> None:
-    """``sys.stdout`` and ``sys.stderr`` as Python sets them up (encoding, ``buffer``, ``fileno()``,
-    stderr's ``backslashreplace``), unbuffered so that they interleave as written; stdin empty."""
+    """``sys.stdout`` and ``sys.stderr`` as Python sets them up in a terminal (encoding, ``buffer``,
+    ``fileno()``, stderr's ``backslashreplace``): stdout line-buffered, so that ``print`` is one
+    write per line and not two, stderr written through; stdin empty. Pending text is flushed before
+    any other event and before a fork, so that no child inherits it and prints it twice."""
     streams = {}
     for name, fd, errors in (("stdout", 1, "strict"), ("stderr", 2, "backslashreplace")):
         sink = _StreamSink(recorder, name, fd)
-        streams[name] = io.TextIOWrapper(sink, encoding="utf-8", errors=errors, write_through=True)
+        streams[name] = io.TextIOWrapper(
+            sink, encoding="utf-8", errors=errors, line_buffering=True, write_through=name == "stderr"
+        )
     import sys
 
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -205,4 +244,11 @@ def install(recorder: OutputRecorder) -> None:
     os.close(devnull)
     sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - lives with the process
     sys.stdout, sys.stderr = streams["stdout"], streams["stderr"]
+
+    def flush_pending() -> None:
+        with contextlib.suppress(Exception):  # a stream the snippet closed or replaced
+            streams["stdout"].flush()
+
+    recorder.before_event.append(flush_pending)
+    os.register_at_fork(before=flush_pending)
     sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import wrapt
 
-from docexec import capture, process_tree, read_only_project, snippet_env
+from docexec import capture, process_tree, sandbox, snippet_env
 from docexec.jobs import Job
 from docexec.seeding import seed_everything
 
@@ -75,8 +75,9 @@ def run_job(job: Job, pipes: dict[str, int]) -> None:
     """Execute one snippet as described by ``job`` and record what happens; never returns normally
     when called in a forked child (the caller exits). File descriptors 1 and 2 are already the
     write ends of the pipes whose read ends ``pipes`` holds."""
-    if read_only_project.available():
-        read_only_project.protect(Path(job.root), writable=Path(job.job_dir))
+    # The allow-list: writes in the job's folder only, no network unless declared, and more
+    # (`docexec.sandbox`); what the machine cannot enforce is reported by the engine's probe.
+    sandbox.enter(job.job_dir, job.memory_limit, job.network)
     log = capture.OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)
     capture.install(log)
     # An empty home and temporary folder of its own, removed with the job's folder.
@@ -134,11 +135,14 @@ def describe_exception(error: BaseException, relpath: str) -> dict:
     lines = ["Traceback (most recent call last):\n"]
     lines += traceback.format_list(frames)
     lines += traceback.format_exception_only(type(error), error)
+    line = frames[-1].lineno if frames else None
+    if isinstance(error, SyntaxError) and error.filename == relpath:
+        line = error.lineno  # no frame of the snippet's ran: the line is the error's own
     return {
         "type": type(error).__name__,
         "qualified_types": [f"{c.__module__}.{c.__qualname__}" for c in type(error).__mro__],
         "message": str(error),
-        "line": frames[-1].lineno if frames else None,
+        "line": line,
         "traceback": "".join(lines),
     }
 

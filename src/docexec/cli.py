@@ -14,18 +14,30 @@ import sys
 from pathlib import Path
 
 from docexec import config, provenance, recordings, scaffold, shards
+from docexec.declarations import SNIPPETS_DIR
 from docexec.engine import DeclarationError, Engine, find_root
 from docexec.result import FAILED, SKIPPED, Result
 from docexec.runner import EngineError
 
 
 def _relative(path: str, root: Path) -> list[str]:
+    """The snippets that ``path`` names: a snippet, or a folder that holds at least one. Anything
+    else is refused: an empty folder or ``docs/`` must not stand for "every snippet"."""
     target = Path(path).resolve()
     if not target.exists():
         raise FileNotFoundError(f"{path}: no such snippet")
     if not target.is_relative_to(root):
         raise FileNotFoundError(f"{path}: not inside the project at {root}")
+    snippets = root / SNIPPETS_DIR
+    if not target.is_relative_to(snippets):
+        raise FileNotFoundError(
+            f"{path}: holds no snippet (snippets are the .py files under {SNIPPETS_DIR}/)"
+        )
     files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
+    if not files or (target.is_file() and target.suffix != ".py"):
+        raise FileNotFoundError(
+            f"{path}: holds no snippet (snippets are the .py files under {SNIPPETS_DIR}/)"
+        )
     return [file.relative_to(root).as_posix() for file in files]
 
 
@@ -151,7 +163,13 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("--source", help="the source's tag, e.g. 'Day 7, Q3'")
     args = parser.parse_args(argv)
 
-    root = find_root(Path.cwd())
+    try:
+        root = find_root(Path.cwd())
+    except FileNotFoundError as error:
+        print(
+            f"error: {error}: run docexec inside a project (a folder with {SNIPPETS_DIR}/)", file=sys.stderr
+        )
+        return 2
     if args.command == "new":
         return _new(root, args)
     if args.command == "merge-cache":

@@ -7,6 +7,7 @@ One parser serves the build, the tests and the command line, so they all read on
     # docexec: timeout=60                             seconds instead of the default (30)
     # docexec: show=core                              the page shows only the named part
     # docexec: memory=8G                              its processes may use 8 GiB (default 4 GiB)
+    # docexec: network                                its processes may talk over loopback
 
 Named parts use the section markers of pymdownx.snippets, so the standard extension can
 include the same part: ``# --8<-- [start:core]`` ... ``# --8<-- [end:core]``. The part named
@@ -43,6 +44,7 @@ ACCEPTED = {
     "timeout": f"timeout=SECONDS (more than 0, at most {MAX_TIMEOUT:g})",
     "show": "show=NAME (the page shows the part between the NAME section markers)",
     "memory": "memory=SIZE (what its processes may use together, such as 512M or 8G)",
+    "network": "network (a flag: its processes may connect to each other over loopback)",
 }
 _DECLARATION_LINE = re.compile(r"^\s*#\s*docexec\b")
 _CANONICAL_LINE = re.compile(r"^\s*# docexec:")
@@ -76,6 +78,7 @@ class Declarations:
     show: str | None = None
     show_line: int | None = None  # where show= is declared
     memory: int | None = None  # bytes; None: the project's default
+    network: bool = False  # loopback for its own processes (distributed snippets); else none
     raises_line: int | None = None  # where raises= is declared: a raise that does not come names it
     # name -> (first line, last line) of the part's content, 1-based and inclusive
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -136,6 +139,7 @@ def parse(source: str, path: str) -> Declarations:
         show=show,  # type: ignore[arg-type]
         show_line=values.get("show_line"),  # type: ignore[arg-type]
         memory=values.get("memory"),  # type: ignore[arg-type]
+        network=bool(values.get("network", False)),
         raises_line=values.get("raises_line"),  # type: ignore[arg-type]
         sections=sections,
         gist=tuple(gist),
@@ -208,9 +212,9 @@ def _parse_declaration(line: str, path: str, number: int, values: dict[str, obje
             raise DeclarationError(path, number, f"unknown declaration {key!r}")
         if key in values:
             raise DeclarationError(path, number, f"{key!r} is declared twice")
-        if key == "cuda":
+        if key in ("cuda", "network"):
             if has_value:
-                raise DeclarationError(path, number, "cuda takes no value")
+                raise DeclarationError(path, number, f"{key} takes no value")
             values[key] = True
             continue
         if not value:

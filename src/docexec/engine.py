@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from docexec import cache, declarations, jobs, result, runner
+from docexec import cache, declarations, jobs, result, runner, sandbox
 from docexec import config as configuration
 from docexec.config import Config
 from docexec.declarations import DeclarationError, Declarations
@@ -33,9 +33,11 @@ _ENGINE_FILES = (
     "jobs.py",
     "process_tree.py",
     "project_writes.py",
+    "published.py",
     "read_only_project.py",
     "result.py",
     "runner.py",
+    "sandbox.py",
     "seeding.py",
     "server.py",
     "snippet_env.py",
@@ -122,6 +124,11 @@ class Engine:
         if self._pool is not None:
             self._pool.grow(self._pool.keep)
 
+    def stop_now(self) -> None:
+        """Kill the running snippets at once (Ctrl-C or SIGTERM of a preview); safe in a signal handler."""
+        if self._pool is not None:
+            self._pool.kill_now()
+
     def close(self) -> None:
         """End the kept warm servers (an engine made with ``keep_warm``)."""
         if self._pool is not None:
@@ -193,6 +200,7 @@ class Engine:
     ) -> None:
         if not pending:
             return
+        sandbox.say_what_is_not_in_force()
         scratch = Path(tempfile.mkdtemp(prefix="docexec-"))
         bar = tqdm(
             total=len(pending),
@@ -214,6 +222,7 @@ class Engine:
                 seed=self.config.seed,
                 scratch=scratch,
                 index=index,
+                network=decl.network,
             )
             by_job_dir[job.job_dir] = (path, decl, key)
             to_run.append(job)

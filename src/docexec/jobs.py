@@ -27,13 +27,14 @@ class Job:
     work_dir: str
     home: str
     tmp: str
+    network: bool = False  # declared: loopback between its own processes
 
     def to_json(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict) -> Job:
-        return cls(**{f.name: data[f.name] for f in fields(cls)})
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,14 @@ class Report:
 
 
 def new_job(
-    path: str, root: Path, timeout: float, memory_limit: int, seed: int, scratch: Path, index: int
+    path: str,
+    root: Path,
+    timeout: float,
+    memory_limit: int,
+    seed: int,
+    scratch: Path,
+    index: int,
+    network: bool = False,
 ) -> Job:
     """A job with an empty working folder, home and temporary folder for the snippet."""
     job_dir = scratch / f"job-{index}"
@@ -82,6 +90,7 @@ def new_job(
         work_dir=str(folders["work"]),
         home=str(folders["home"]),
         tmp=str(folders["tmp"]),
+        network=network,
     )
 
 

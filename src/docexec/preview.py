@@ -10,6 +10,7 @@ background in page order, and the pages are rebuilt as the outputs arrive.
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +42,25 @@ class Preview:
         self._thread: threading.Thread | None = None
         self.done = 0  # snippets the background has finished, of
         self.total = 0  # those it was given
+        self._stop_snippets_on_signals()
+
+    def _stop_snippets_on_signals(self) -> None:
+        """Ctrl-C and SIGTERM kill the running snippets first, then do what they did before:
+        MkDocs waits for a rebuild in progress before it shuts down, and that rebuild would
+        otherwise wait for its snippets to end (up to their timeout)."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous = signal.getsignal(signum)
+
+            def stop(number: int, frame: object, previous: object = previous) -> None:
+                self.engine.stop_now()
+                if callable(previous):
+                    previous(number, frame)
+                else:
+                    raise KeyboardInterrupt
+
+            signal.signal(signum, stop)
 
     def results(self, paths: list[str]) -> tuple[dict[str, Result], Summary, set[str]]:
         """What a build shows: the results, their summary, and the paths still running."""

@@ -1,9 +1,8 @@
-"""The project's files made read-only to a snippet's processes with Landlock (Linux 5.13+).
+"""Writes allowed to a snippet's processes only in its own folders, with Landlock (Linux 5.13+).
 
-Landlock lets an unprivileged process give up rights for itself and every process it starts: the
-snippet keeps the right to write everywhere except below the project root (rules grant writes
-below each folder and file beside the path from ``/`` to the root, and below the job's folder).
-A write into the project then fails with PermissionError in the snippet, at the line that tried.
+Landlock lets an unprivileged process give up rights for itself and every process it starts:
+`allow_writes_only_below` grants writes below the job's folder and a few devices, and a write
+anywhere else, the project included, fails with PermissionError at the line that tried.
 Where the kernel has no Landlock, `available` is False and the engine compares the project's
 files before and after the snippet instead (`docexec.project_writes`).
 
@@ -60,33 +59,22 @@ def available() -> bool:
     return abi_version() > 0
 
 
-def protect(root: Path, writable: Path) -> None:
-    """Forbid this process and its future children to write below ``root``, except below
-    ``writable``. Call it in a process that has one thread. Raises OSError where it cannot."""
+def allow_writes_only_below(places: list[Path]) -> None:
+    """Forbid this process and its future children every write except below ``places`` (folders,
+    or single files such as ``/dev/null``): an allow-list.
+    Call it in a process that has one thread. Raises OSError where it cannot."""
     version = abi_version()
     file_rights = _WRITE_FILE | (_TRUNCATE if version >= 3 else 0)
     all_rights = file_rights | _DIRECTORY_WRITES | (_REFER if version >= 2 else 0)
     attr = _RulesetAttr(all_rights)
     ruleset = _call(_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), 0)
     try:
-        for path in [*_beside_the_way_to(root.resolve()), writable]:
-            _allow(ruleset, path, all_rights, file_rights)
+        for path in places:
+            _allow(ruleset, path.resolve(), all_rights, file_rights)
         _call_prctl(_PR_SET_NO_NEW_PRIVS)
         _call(_RESTRICT_SELF, ruleset, 0)
     finally:
         os.close(ruleset)
-
-
-def _beside_the_way_to(root: Path) -> list[Path]:
-    """Every entry of each folder from ``/`` down to ``root``'s parent, but the one leading to root."""
-    beside = []
-    way = [*reversed(root.parents), root]
-    for folder, toward in zip(way[:-1], way[1:], strict=True):
-        try:
-            beside += [entry for entry in folder.iterdir() if entry != toward]
-        except OSError:
-            continue
-    return beside
 
 
 def _allow(ruleset: int, path: Path, all_rights: int, file_rights: int) -> None:

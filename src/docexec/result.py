@@ -9,9 +9,11 @@ import signal
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from docexec import published
 from docexec.capture import EVENTS_FILE, HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
 from docexec.declarations import Declarations
 from docexec.jobs import Report
+from docexec.published import plain_text  # noqa: F401 - where callers have found it
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
 
@@ -93,16 +95,34 @@ class Result:
 
     @classmethod
     def from_json(cls, data: dict) -> Result:
+        """Also a result read back from the cache, which anyone who can write there may have forged:
+        its texts are cleaned again, and a figure that could run script is refused (ValueError)."""
         cells = [
             Cell(
                 line=c["line"],
-                streams=[tuple(s) for s in c["streams"]],
-                figures=[Figure(**f) for f in c["figures"]],
+                streams=[(name, published.clean(text)) for name, text in c["streams"]],
+                figures=[_inert(Figure(**f)) for f in c["figures"]],
             )
             for c in data["cells"]
         ]
-        exception = SnippetException(**data["exception"]) if data["exception"] else None
-        return cls(**{**data, "cells": cells, "exception": exception})
+        exception = _cleaned(SnippetException(**data["exception"])) if data["exception"] else None
+        failure = published.clean(data["failure"]) if data.get("failure") else data.get("failure")
+        return cls(**{**data, "cells": cells, "exception": exception, "failure": failure})
+
+
+def _inert(figure: Figure) -> Figure:
+    if figure.format not in ("svg", "png"):
+        raise ValueError(f"a figure of format {figure.format!r}")
+    if figure.format == "svg" and not published.svg_is_inert(figure.bytes):
+        raise ValueError("an SVG figure that could run script")
+    figure.title = published.clean(figure.title)
+    return figure
+
+
+def _cleaned(exception: SnippetException) -> SnippetException:
+    exception.message = published.clean(exception.message)
+    exception.traceback = published.clean(exception.traceback)
+    return exception
 
 
 def skipped(path: str, reason: str, environment: dict) -> Result:
@@ -116,6 +136,7 @@ def assemble(
     cells: list[Cell] = []
     pieces: list[_Piece] = []
     exception = None
+    refusals: list[str] = []
     ended = False
     dropped = 0
     exec_seconds = 0.0
@@ -133,12 +154,18 @@ def assemble(
             if not cells:  # written by a child process before the first cell began
                 cells.append(Cell())
             cell = event["cell"] if isinstance(event["cell"], int) and event["cell"] < len(cells) else -1
-            pieces.append(_Piece(cells[cell], event["name"], event["text"], event.get("tail", False)))
+            # "tail": when the recording process kept it (monotonic ns), else absent: the head
+            pieces.append(_Piece(cells[cell], event["name"], event["text"], int(event.get("tail") or 0)))
         elif kind == "figure":
             drawn = {k: v for k, v in event.items() if k not in ("event", "cell")}
-            cells[-1].figures.append(Figure(**drawn))
+            try:  # the events file is in the snippet's folder: the snippet could have written it
+                cells[-1].figures.append(_inert(Figure(**drawn)))
+            except (ValueError, TypeError) as refused:
+                refusals.append(f"a figure was refused: {refused}")
         elif kind == "exception":
-            exception = SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)})
+            exception = _cleaned(
+                SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)})
+            )
         elif kind == "dropped":
             dropped += event["chars"]
         elif kind == "end":
@@ -148,7 +175,7 @@ def assemble(
     for piece in pieces:
         _append_stream(piece.cell, piece.name, piece.text)
     for cell in cells:
-        cell.streams = [(name, plain_text(text)) for name, text in cell.streams]
+        cell.streams = [(name, published.clean(text)) for name, text in cell.streams]
     result = Result(
         path=path,
         status=PASSED,
@@ -161,6 +188,10 @@ def assemble(
         peak_memory=report.peak_memory,
     )
     result.failure = _judge(path, report, ended, exception, declarations)
+    if refusals and not result.failure:
+        result.failure = f"{path}: " + "; ".join(refusals)
+    if result.failure:
+        result.failure = published.clean(result.failure)
     if result.failure:
         result.status = FAILED
     else:
@@ -173,14 +204,14 @@ class _Piece:
     cell: Cell
     name: str
     text: str
-    tail: bool  # kept from the end of a process's output that went past its head
+    tail: int  # kept from the end, at this monotonic time in ns; 0: recorded in the head, as it came
 
 
 def _head_and_tail(pieces: list[_Piece], dropped: int) -> tuple[list[_Piece], int]:
     """At most `MAX_OUTPUT_CHARS`: the head and the tail, and a note on its own line between them
     when anything was left out. Each process records its head as it comes and its tail at its end."""
     head = [p for p in pieces if not p.tail]
-    tail = [p for p in pieces if p.tail]
+    tail = sorted((p for p in pieces if p.tail), key=lambda p: p.tail)  # one sequence over all processes
     total = sum(len(p.text) for p in pieces)
     if total > MAX_OUTPUT_CHARS:
         dropped += total - HEAD_CHARS - TAIL_CHARS
@@ -191,7 +222,7 @@ def _head_and_tail(pieces: list[_Piece], dropped: int) -> tuple[list[_Piece], in
     glued = head and not head[-1].text.endswith("\n")
     note = ("\n" if glued else "") + f"[output truncated: {dropped:,} characters not shown]\n"
     where = tail[0].cell if tail else head[-1].cell if head else Cell()
-    return [*head, _Piece(where, "stdout", note, tail=False), *tail], dropped
+    return [*head, _Piece(where, "stdout", note, tail=0), *tail], dropped
 
 
 def _first(pieces: list[_Piece], chars: int, from_end: bool = False) -> list[_Piece]:
@@ -203,34 +234,6 @@ def _first(pieces: list[_Piece], chars: int, from_end: bool = False) -> list[_Pi
         kept.append(_Piece(piece.cell, piece.name, text, piece.tail))
         chars -= len(text)
     return kept
-
-
-# ECMA-48 escape sequences (colours, cursor moves, titles, links) and the other control
-# characters: a page shows text, and raw control bytes in HTML are at best noise.
-_ESCAPE = re.compile(
-    r"""
-      (?:\x1b\[|\x9b) [0-?]* [ -/]* [@-~]          # CSI: colours, cursor and erase
-    | (?:\x1b\]|\x9d) [^\x07\x1b\x9c]* (?:\x07|\x1b\\|\x9c)?  # OSC: titles, hyperlinks
-    | \x1b [PX^_] [^\x1b]* (?:\x1b\\)?            # DCS, SOS, PM, APC strings
-    | \x1b [ -/]* [0-~]                           # the other escapes
-    """,
-    re.VERBOSE,
-)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-
-
-def plain_text(text: str) -> str:
-    """``text`` as a terminal would leave it: escape sequences and control characters removed,
-    a line redrawn after a carriage return (a progress bar) kept as last drawn."""
-    text = _CONTROL.sub("", _ESCAPE.sub("", text.replace("\r\n", "\n")))
-    if "\r" not in text:
-        return text
-    return "\n".join(_last_drawn(line) for line in text.split("\n"))
-
-
-def _last_drawn(line: str) -> str:
-    drawn = [part for part in line.split("\r") if part]
-    return drawn[-1] if drawn else ""
 
 
 def _append_stream(cell: Cell, name: str, text: str) -> None:

@@ -80,6 +80,10 @@ class WarmServer:
     def alive(self) -> bool:
         return self._process.poll() is None
 
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
     def kill(self) -> None:
         """End the server now, with the snippet it is running and all that the snippet started."""
         process_tree.kill_tree(self._process.pid)
@@ -195,6 +199,14 @@ class WarmPool:
                     return
                 server.close()
                 self._servers.remove(server)
+
+    def kill_now(self) -> None:
+        """End every server and the snippets they run at once, from a signal handler: takes no
+        lock (the interrupted thread may hold it) and waits for nothing; no new server starts."""
+        self._closed = True
+        for server in list(self._servers):
+            with contextlib.suppress(OSError):
+                process_tree.kill_tree(server.pid, patience=1.0)
 
     def close(self) -> None:
         """Idle servers end when their input closes; busy ones are killed with their snippet."""

@@ -40,3 +40,12 @@ def test_a_lab_page_loses_the_inline_style_sheets_and_loaders_but_keeps_its_cell
         '<script>copy()</script><div class="jp-Cell">cell</div>'
     )
     assert labs.lighten(page) == '<script>copy()</script><div class="jp-Cell">cell</div>'
+
+
+def test_the_report_names_the_restrictions_this_machine_did_not_enforce(monkeypatch):
+    from docexec import sandbox
+
+    monkeypatch.setattr(sandbox, "unenforced", lambda: (sandbox.NETWORK,))
+    text = build_report.markdown({}, {}, ENVIRONMENT, datetime.date(2026, 11, 22))
+    assert "**Not in force on the machine that built this site**" in text
+    assert "no network unless declared." in text

@@ -180,3 +180,35 @@ def test_every_field_of_a_result_is_typed_in_the_entry_schema():
     for kind, schema in [(Result, result), (Cell, cell), (Figure, figure)]:
         names = {f.name for f in dataclasses.fields(kind)} - {"cached"}
         assert set(schema["required"]) == set(schema["properties"]) == names, kind.__name__
+
+
+FORGED_SVGS = {
+    "script": b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>',
+    "handler": b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect/></svg>',
+    "foreign": b'<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><iframe/></foreignObject></svg>',
+    "link": b'<svg xmlns="http://www.w3.org/2000/svg"><a href="javascript:alert(1)"><rect/></a></svg>',
+}
+
+
+def test_a_forged_figure_or_control_sequence_in_the_cache_is_never_served(project):
+    import base64
+
+    a = project.snippet("figure.py", FIGURE_SNIPPET)
+    project.engine().run([a], progress=False)
+    entry_file = next(project.cache_dir.rglob("*.json"))
+    entry = json.loads(entry_file.read_text())
+    for name, svg in FORGED_SVGS.items():
+        forged = json.loads(json.dumps(entry))
+        forged["result"]["cells"][0]["figures"][0] |= {
+            "format": "svg",
+            "data": base64.b64encode(svg).decode(),
+        }
+        entry_file.write_text(json.dumps(forged))
+        results, summary = project.engine().run([a], progress=False)
+        assert summary.executed == 1, name  # refused, run again: matplotlib's own figure is shown
+        assert b"<script" not in results[a].figures[0].bytes and b"onload" not in results[a].figures[0].bytes
+    forged = json.loads(json.dumps(entry))
+    forged["result"]["cells"][0]["streams"] = [["stdout", "drawn\x1b]52;c;aGk=\x07\n"]]
+    entry_file.write_text(json.dumps(forged))
+    results, summary = project.engine().run([a], progress=False)
+    assert summary.cached == 1 and results[a].output == "drawn\n"

@@ -1,7 +1,6 @@
 """``docexec run``: prints each result and exits non-zero when a snippet fails."""
 
 
-
 def docexec(project, *args):
     return project.python("-m", "docexec.cli", "run", *args, timeout=300)
 
@@ -39,3 +38,43 @@ def test_force_runs_cached_snippets_again(project):
     docexec(project)
     assert "0 executed, 1 cached" in docexec(project).stdout
     assert "1 executed, 0 cached" in docexec(project, "--force").stdout
+
+
+def test_a_path_that_holds_no_snippet_is_refused_not_taken_for_all(project):
+    project.snippet("page/a.py", "print('from a')\n")
+    (project.root / "docs").mkdir()
+    (project.root / "snippets" / "empty").mkdir()
+    for given in ("docs", "snippets/empty", "pyproject.toml"):
+        result = docexec(project, given)
+        assert result.returncode == 2, given
+        assert f"{given}: holds no snippet" in result.stderr
+        assert "from a" not in result.stdout
+
+
+def test_outside_a_project_it_says_why_without_a_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "docexec.cli", "run"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2
+    assert "run docexec inside a project" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_syntax_error_is_named_by_file_and_line(project):
+    project.snippet("page/broken.py", "x = 1\ny = (\n")
+    result = docexec(project, "snippets/page/broken.py")
+    assert result.returncode == 1
+    assert "snippets/page/broken.py:2: SyntaxError" in result.stdout
+
+
+def test_control_sequences_of_a_failure_never_reach_the_terminal(project):
+    # OSC 52 (write the clipboard), clear the screen, set the window's title.
+    project.snippet(
+        "page/loud.py", 'raise ValueError("\\x1b]52;c;aGk=\\x07\\x1b[2J\\x1b]0;title\\x07gone")\n'
+    )
+    result = docexec(project, "snippets/page/loud.py")
+    assert result.returncode == 1
+    assert "ValueError: gone" in result.stdout
+    assert "\x1b" not in result.stdout + result.stderr and "\x07" not in result.stdout

@@ -285,17 +285,14 @@ SLEEPS = """
     from pathlib import Path
 
     session = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
-    Path(r"{pids}").write_text(f"{{os.getpid()}} {{os.getppid()}} {{session.pid}}")
+    Path("pids.txt").write_text(f"{os.getpid()} {os.getppid()} {session.pid}")  # in its working folder
     time.sleep(600)
 """
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=lambda s: s.name)
 def test_stopping_the_command_line_ends_every_process_and_removes_its_folders(project, tmp_path, stop):
-    beside = tmp_path / "beside"  # not in a folder above the project: those are read-only too
-    beside.mkdir()
-    pids_file = beside / "pids.txt"
-    project.snippet("sleeps.py", SLEEPS.format(pids=pids_file))
+    project.snippet("sleeps.py", SLEEPS)
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     command = subprocess.Popen(
@@ -308,9 +305,13 @@ def test_stopping_the_command_line_ends_every_process_and_removes_its_folders(pr
     )
     try:
         deadline = time.monotonic() + 60
-        while not pids_file.exists() or len(pids_file.read_text().split()) < 3:
+        while (
+            not (pids_files := list(temporary.glob("*/job-0/work/pids.txt")))
+            or len(pids_files[0].read_text().split()) < 3
+        ):
             assert time.monotonic() < deadline and command.poll() is None, "the snippet did not start"
             time.sleep(0.05)
+        pids_file = pids_files[0]
         snippet, server, session = map(int, pids_file.read_text().split())
         os.killpg(command.pid, stop)  # what Ctrl-C does: the whole foreground group gets SIGINT
         command.wait(timeout=20)  # no hang until the snippet ends

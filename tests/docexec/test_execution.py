@@ -265,3 +265,24 @@ def test_the_subprocess_fallback_runs_and_kills_the_same_way(project):
     results, _ = project.engine(fork=False).run([ok, hang], progress=False)
     assert results[ok].output == "one\ntwo\nthree\n"
     assert "timed out" in results[hang].failure
+
+
+END_AFTER_TEN_MEGABYTES = """
+    import os
+    import subprocess
+    import sys
+
+    for _ in range(100):  # 10 MB on file descriptor 1, past the engine's own recording
+        os.write(1, b"x" * 99_999 + b"\\n")
+    subprocess.run([sys.executable, "-c", "print('a child wrote this late')"], check=True)
+    print("the true end")
+"""
+
+
+def test_the_true_end_is_shown_after_ten_megabytes_from_any_process(project):
+    path = project.snippet("ten_megabytes.py", END_AFTER_TEN_MEGABYTES)
+    results, _ = project.engine().run([path], progress=False)
+    result = results[path]
+    assert result.status == PASSED, result.failure
+    assert result.output.endswith("a child wrote this late\nthe true end\n")
+    assert "[output truncated: " in result.output and len(result.output) <= MAX_OUTPUT_CHARS + 100

@@ -49,3 +49,48 @@ def test_with_force_each_snippet_runs_once_per_version_not_once_per_build(projec
         assert preview.results([path])[1].executed == 0
     finally:
         preview.close()
+
+
+SLEEPS = """
+    # docexec: timeout=120
+    import time
+    from pathlib import Path
+
+    Path("started").write_text("yes")
+    time.sleep(100)
+"""
+
+
+def test_ctrl_c_of_the_preview_ends_a_running_snippet_at_once(project, tmp_path, monkeypatch):
+    import os
+    import signal
+    import tempfile
+    import textwrap
+    import time
+
+    import pytest
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # where the engine makes its run's folder
+    path = project.snippet("p/sleeps.py", textwrap.dedent(SLEEPS))
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    preview = Preview(project.engine(keep_warm=True), rebuild=lambda: None)
+    rebuild = threading.Thread(target=preview.results, args=([path],))  # as MkDocs' rebuild thread
+    try:
+        rebuild.start()
+        deadline = time.monotonic() + 120
+        while not list(scratch.glob("*/job-0/work/started")):
+            assert time.monotonic() < deadline and rebuild.is_alive(), "the snippet did not start"
+            time.sleep(0.05)
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the handler raises here
+        rebuild.join(timeout=2)
+        assert not rebuild.is_alive(), "the rebuild still waits for its snippet 2 s after Ctrl-C"
+    finally:
+        preview.close()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

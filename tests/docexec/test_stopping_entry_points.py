@@ -34,10 +34,11 @@ PYTEST_OPTIONS = '\n[tool.pytest.ini_options]\ntestpaths = ["snippets"]\naddopts
 
 
 def stop_while_the_snippet_sleeps(
-    command: list[str], cwd: Path, env: dict[str, str], pids_file: Path, log: Path, stop: signal.Signals
+    command: list[str], cwd: Path, env: dict[str, str], temporary: Path, log: Path, stop: signal.Signals
 ) -> tuple[list[int], int]:
     """Start ``command``, stop it with ``stop`` once the snippet has started: the pids the snippet
-    wrote (its own, its supervisor's, its session child's) and the command's exit status."""
+    wrote in its working folder below ``temporary`` (its own, its supervisor's, its session
+    child's) and the command's exit status."""
     with log.open("wb") as output:
         process = subprocess.Popen(
             command,
@@ -50,11 +51,14 @@ def stop_while_the_snippet_sleeps(
         )
     try:
         deadline = time.monotonic() + 60
-        while not pids_file.exists() or len(pids_file.read_text().split()) < 3:
+        while (
+            not (found := list(temporary.glob("*/job-*/work/pids.txt")))
+            or len(found[0].read_text().split()) < 3
+        ):
             started = time.monotonic() < deadline and process.poll() is None
             assert started, f"the snippet did not start:\n{log.read_text()[-3000:]}"
             time.sleep(0.05)
-        pids = list(map(int, pids_file.read_text().split()))
+        pids = list(map(int, found[0].read_text().split()))
         if stop == signal.SIGINT:
             os.killpg(process.pid, stop)  # what Ctrl-C does: the whole foreground group gets it
         else:
@@ -70,13 +74,9 @@ def stop_while_the_snippet_sleeps(
 
 
 @pytest.fixture
-def sleeping(project, tmp_path: Path) -> Path:
-    """The project's one snippet sleeps; the file it writes its pids to."""
-    beside = tmp_path / "beside"  # not in a folder above the project: those are read-only to snippets
-    beside.mkdir()
-    pids_file = beside / "pids.txt"
-    project.snippet("page/sleeps.py", SLEEPS.format(pids=pids_file))
-    return pids_file
+def sleeping(project) -> None:
+    """The project's one snippet sleeps, its pids written in its working folder."""
+    project.snippet("page/sleeps.py", SLEEPS)
 
 
 @pytest.fixture
@@ -101,7 +101,7 @@ def test_stopping_a_build_ends_every_process_and_removes_its_folders(
     log = tmp_path / "build.log"
     env = _env(temporary, DOCEXEC_CACHE_DIR=str(project.cache_dir), NO_MKDOCS_2_WARNING="1")
     command = [sys.executable, "-m", "mkdocs", "build"]
-    pids, status = stop_while_the_snippet_sleeps(command, project.root, env, sleeping, log, stop)
+    pids, status = stop_while_the_snippet_sleeps(command, project.root, env, temporary, log, stop)
     # Ctrl-C: MkDocs' "Aborted!"; SIGTERM: the status a SIGTERM gives, as from the command line.
     assert status == (1 if stop == signal.SIGINT else 128 + stop), log.read_text()[-3000:]
     assert_all_gone(pids)
@@ -119,7 +119,7 @@ def test_stopping_pytest_ends_every_process_and_removes_its_folders(
     env = _env(temporary)
     env.pop("PYTEST_ADDOPTS", None)  # the outer run's options are not the project's
     command = [sys.executable, "-m", "pytest"]
-    pids, status = stop_while_the_snippet_sleeps(command, project.root, env, sleeping, log, stop)
+    pids, status = stop_while_the_snippet_sleeps(command, project.root, env, temporary, log, stop)
     # Ctrl-C: pytest's "interrupted"; SIGTERM: the status a SIGTERM gives, and no internal error.
     interrupted = pytest.ExitCode.INTERRUPTED
     assert status == (interrupted if stop == signal.SIGINT else 128 + stop), log.read_text()[-3000:]

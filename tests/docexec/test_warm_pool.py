@@ -52,16 +52,14 @@ import signal
 import time
 from pathlib import Path
 
-Path(r"{pid_file}").write_text(str(os.getpid()))
+print("pid", os.getpid())  # recorded at once, before its server goes
 os.kill(os.getppid(), signal.SIGKILL)  # the parent is the server
 time.sleep(600)
 """
 
 
-def test_a_server_that_a_snippet_took_down_fails_that_snippet_and_is_replaced(project, tmp_path):
-    beside = tmp_path / "beside"  # a folder the snippet may write into
-    beside.mkdir()
-    killer = project.snippet("pool/kills_its_server.py", KILLS_ITS_SERVER.format(pid_file=beside / "pid"))
+def test_a_server_that_a_snippet_took_down_fails_that_snippet_and_is_replaced(project):
+    killer = project.snippet("pool/kills_its_server.py", KILLS_ITS_SERVER)
     after = project.snippet("pool/runs_after_the_kill.py", "print('still running snippets')\n")
     engine = project.engine(workers=1, keep_warm=True)
     try:
@@ -73,7 +71,7 @@ def test_a_server_that_a_snippet_took_down_fails_that_snippet_and_is_replaced(pr
         assert engine.run([after], progress=False)[0][after].output == "still running snippets\n"
     finally:
         engine.close()
-    orphan = int((beside / "pid").read_text())
+    orphan = int(results[killer].output.split()[1])
     deadline = time.monotonic() + 10  # it dies with its server, not at its timeout
     while Path(f"/proc/{orphan}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)

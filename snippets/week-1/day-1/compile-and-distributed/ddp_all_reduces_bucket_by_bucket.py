@@ -1,3 +1,4 @@
+# docexec: network
 # docexec: timeout=120
 import torch
 import torch.distributed as dist

@@ -1,3 +1,4 @@
+# docexec: network
 import torch
 
 # DDP imports torch._dynamo when first built: import it once, before the

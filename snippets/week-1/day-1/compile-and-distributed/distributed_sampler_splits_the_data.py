@@ -1,3 +1,4 @@
+# docexec: network
 import torch.distributed as dist
 from torch.utils.data import DistributedSampler
 

@@ -1,3 +1,4 @@
+# docexec: network
 import gc
 
 import torch

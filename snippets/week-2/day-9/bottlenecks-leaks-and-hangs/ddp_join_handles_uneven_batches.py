@@ -1,3 +1,4 @@
+# docexec: network
 # docexec: timeout=60
 from datetime import timedelta
 

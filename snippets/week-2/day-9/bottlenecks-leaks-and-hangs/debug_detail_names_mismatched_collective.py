@@ -1,3 +1,4 @@
+# docexec: network
 # docexec: timeout=30
 import os
 import re

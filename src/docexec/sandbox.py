@@ -1,0 +1,242 @@
+"""What a snippet's processes may touch: an allow-list made of the kernel's own mechanisms.
+
+`enter` runs in the snippet's process before the snippet, which has one thread then; every process
+the snippet starts inherits what it set. Each restriction that the kernel refuses (no privilege
+to make namespaces, no Landlock) is returned by name: the build says which are not in force
+(`unenforced`, in the build report and once on the console), it never drops one silently.
+
+- Without root, a user namespace first, where the kernel lets unprivileged users make one.
+- A mount namespace of its own: its mounts below are private to the snippet and end with it.
+- ``/dev/shm``: a fresh tmpfs whose size is the snippet's declared memory, so that shared memory
+  (torch's DataLoader workers, ``multiprocessing.shared_memory``) counts against it and goes away
+  with the snippet instead of staying in the machine's RAM.
+- Other processes' environments: ``/dev/null`` is bind-mounted over ``/proc/<pid>/environ`` of every
+  other process, so that the variables of ``mkdocs build`` and of the shell above it (a CI job's
+  tokens) cannot be read. A process started later than the snippet is not covered; its environment
+  is the engine's scrubbed one (`docexec.snippet_env`) where it is a snippet's.
+- A network namespace: no interface but a loopback that is down, so no connection and no listening
+  port. A snippet that declares ``# docexec: network`` gets a namespace whose loopback is up:
+  processes of the snippet talk to each other (gloo, a TCPStore), nothing else reaches them.
+- ``RLIMIT_FSIZE``: no file the snippet writes may grow beyond its declared memory (a write past it
+  fails with ``OSError: File too large``), so a runaway loop cannot fill the disk.
+- Landlock: writes are allowed below the job's folder (its work, home and temporary folders),
+  ``/dev/shm`` and the null devices, and refused everywhere else with PermissionError. Landlock
+  also forbids the snippet to mount or unmount anything.
+- No capabilities: a snippet run as root cannot undo any of this (`_drop_capabilities`).
+
+By hand through ctypes: the standard library has no binding for unshare(2), mount(2) before 3.12,
+and bubblewrap would have to start the snippet, which is forked from a warm server instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import functools
+import json
+import os
+import resource
+import socket
+import struct
+import sys
+from pathlib import Path
+
+from docexec import read_only_project
+
+_CLONE_NEWUSER = 0x10000000
+_CLONE_NEWNS = 0x00020000
+_CLONE_NEWNET = 0x40000000
+_MS_NOSUID, _MS_NODEV, _MS_BIND, _MS_REC, _MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
+_SIOCSIFFLAGS = 0x8914
+_IFF_UP, _IFF_LOOPBACK, _IFF_RUNNING = 0x1, 0x8, 0x40
+
+# The names under which a restriction is reported when the machine cannot enforce it.
+ENVIRONMENTS = "other processes' environments hidden"
+SHARED_MEMORY = "shared memory counted against memory="
+NETWORK = "no network unless declared"
+FILE_SIZE = "file size limited to memory="
+WRITES = "writes only in the snippet's own folders"
+CAPABILITIES = "no privileges (capabilities) to undo the above"
+ALL = (ENVIRONMENTS, SHARED_MEMORY, NETWORK, FILE_SIZE, WRITES, CAPABILITIES)
+
+# Devices that programs write to as a matter of course.
+_WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"{what}: {os.strerror(error)}")
+
+
+def _unshare(flags: int) -> None:
+    _check(_libc().unshare(flags), "unshare")
+
+
+def _mount(source: str | None, target: str, kind: str | None, flags: int, data: str | None = None) -> None:
+    def encode(text: str | None) -> bytes | None:
+        return None if text is None else text.encode()
+
+    _check(
+        _libc().mount(encode(source), target.encode(), encode(kind), ctypes.c_ulong(flags), encode(data)),
+        f"mount {target}",
+    )
+
+
+def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
+    """Restrict this process and all it will start; the restrictions that are not in force."""
+    missing: list[str] = []
+    if os.geteuid() != 0:
+        _own_user_namespace()
+    try:
+        _unshare(_CLONE_NEWNS)
+        _mount(None, "/", None, _MS_REC | _MS_PRIVATE)  # nothing mounted here reaches the machine
+        own_mounts = True
+    except OSError:
+        own_mounts = False
+        missing += [SHARED_MEMORY, ENVIRONMENTS]
+    if own_mounts:
+        try:
+            _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={memory_limit},mode=1777")
+        except OSError:
+            missing.append(SHARED_MEMORY)
+        if not _hide_environments():
+            missing.append(ENVIRONMENTS)
+    try:
+        _unshare(_CLONE_NEWNET)
+        if network:
+            _loopback_up()
+    except OSError:
+        missing.append(NETWORK)
+    try:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (memory_limit, memory_limit))
+    except (OSError, ValueError):
+        missing.append(FILE_SIZE)
+    if read_only_project.available():
+        try:
+            read_only_project.allow_writes_only_below(
+                [Path(job_dir), Path("/dev/shm"), *map(Path, _WRITABLE_DEVICES)]
+            )
+        except OSError:
+            missing.append(WRITES)
+    else:
+        missing.append(WRITES)
+    if not _drop_capabilities():
+        missing.append(CAPABILITIES)
+    return missing
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
+
+
+_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+
+def _drop_capabilities() -> bool:
+    """Give up every capability, for good: a snippet run as root could otherwise unmount what
+    covers the environments, join the machine's network namespace again (setns), or read any
+    process's memory. Without them, the kernel also refuses a root snippet the environment of a
+    process that holds more capabilities than it does (the engine, the shell). True once none is left."""
+    libc = _libc()
+    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    for capability in range(64):
+        if libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 and ctypes.get_errno() == 22:
+            break  # EINVAL: past the last capability this kernel knows
+    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()  # all zero: no effective, permitted or inheritable capability
+    return libc.capset(ctypes.byref(header), data) == 0
+
+
+def _own_user_namespace() -> None:
+    """Without root, a user namespace of its own (where the kernel allows unprivileged ones) is what
+    lets the snippet make the mount and network namespaces; it stays the same user inside."""
+    uid, gid = os.geteuid(), os.getegid()
+    try:
+        _unshare(_CLONE_NEWUSER)
+    except OSError:
+        return  # the namespaces below are refused then, and named
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        with contextlib.suppress(OSError), open(f"/proc/self/{name}", "w") as control:
+            control.write(text)
+
+
+def _hide_environments() -> bool:
+    """Cover ``/proc/<pid>/environ`` of every process but this one; False where none could be."""
+    own = str(os.getpid())
+    hidden = failed = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or entry == own:
+            continue
+        try:
+            _mount("/dev/null", f"/proc/{entry}/environ", None, _MS_BIND)
+            hidden += 1
+        except OSError:
+            # A process that ended since it was listed has nothing left to read.
+            failed += os.path.exists(f"/proc/{entry}/environ")
+    return failed == 0
+
+
+def _loopback_up() -> None:
+    """Bring up ``lo`` in this network namespace: what ``ip link set lo up`` does."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        request = struct.pack("16sH22x", b"lo", _IFF_UP | _IFF_LOOPBACK | _IFF_RUNNING)
+        fcntl.ioctl(sock, _SIOCSIFFLAGS, request)
+
+
+@functools.cache
+def say_what_is_not_in_force() -> None:
+    """Once per process, on the console: the restrictions this machine does not enforce."""
+    missing = unenforced()
+    if missing:
+        print(
+            f"docexec: not in force on this machine (the kernel refused them): {'; '.join(missing)}",
+            file=sys.stderr,
+        )
+
+
+@functools.cache
+def unenforced() -> tuple[str, ...]:
+    """The restrictions this machine does not enforce, tried once in a throwaway child process."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: tries every mechanism, reports, and leaves without running parent code
+        code = 0
+        try:
+            os.close(read)
+            with contextlib.suppress(OSError):
+                missing = enter(os.getcwd(), 1 << 20, network=True)
+                os.write(write, json.dumps(missing).encode())
+        except BaseException:  # noqa: BLE001 - an empty answer says that nothing could be tried
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as answer:
+        text = answer.read()
+    os.waitpid(pid, 0)
+    try:
+        return tuple(json.loads(text))
+    except ValueError:
+        return ALL
+
+
+if __name__ == "__main__":  # ``python -m docexec.sandbox``: exits 1, naming them, unless all are in force
+    if unenforced():
+        sys.exit(f"not in force on this machine: {'; '.join(unenforced())}")
+    print(f"in force: {'; '.join(ALL)}")

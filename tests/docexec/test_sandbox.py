@@ -1,0 +1,196 @@
+"""The allow-list around a snippet (`docexec.sandbox`), tried by real snippets that attempt each
+escape: read another process's environment, write outside their folder, open a connection, fill
+the disk or the shared memory. Where this machine cannot enforce a restriction, the build names
+it (`sandbox.unenforced`) and its test is skipped, saying which."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from docexec import sandbox
+from docexec.result import FAILED, PASSED
+
+SECRET = "s3cr3t-of-the-build-7c1f"
+
+READS_ENVIRONMENTS = """
+    import os
+
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                found.append(open(f"/proc/{entry}/environ", "rb").read())
+            except OSError:
+                pass
+    print("environments read:", sum(bool(text) for text in found))
+    print("".join(text.decode(errors="replace") for text in found))
+"""
+
+WRITES_OUTSIDE = """
+    import os
+    from pathlib import Path
+
+    for place in ["/var/tmp", "/tmp", "/root", os.environ["TMPDIR"], "/dev/shm"]:
+        try:
+            Path(place, "docexec-escape.txt").write_text("x")
+            print(place, "written")
+        except PermissionError:
+            print(place, "refused")
+"""
+
+CONNECTS = """
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", {port}), timeout=2).close()
+        print("connected to the machine")
+    except OSError as error:
+        print("no connection:", type(error).__name__)
+    try:
+        with socket.socket() as server:
+            server.bind(("127.0.0.1", 0))
+            server.listen()
+            socket.create_connection(server.getsockname(), timeout=2).close()
+        print("loopback works")
+    except OSError as error:
+        print("no loopback:", type(error).__name__)
+"""
+
+BIG_FILE = """
+    # docexec: memory=64M
+    with open("big.bin", "wb") as big:
+        for _ in range(100):
+            big.write(bytes(1 << 20))
+"""
+
+FILLS_SHARED_MEMORY = """
+    # docexec: memory=64M
+    for part in range(3):  # each file below the file-size limit, together above the memory
+        with open(f"/dev/shm/docexec-fill-{part}", "wb") as fill:
+            fill.write(bytes(30 << 20))
+"""
+
+
+def needs(restriction: str) -> None:
+    if restriction in sandbox.unenforced():
+        pytest.skip(f"this machine does not enforce: {restriction}")
+
+
+@pytest.fixture(scope="module")
+def listening():
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        yield server.getsockname()[1]
+
+
+@pytest.fixture(scope="module", params=[True, False], ids=["forked", "subprocess"])
+def batch(request, module_project, listening):
+    snippets = {
+        "reads_environments.py": READS_ENVIRONMENTS,
+        "writes_outside.py": WRITES_OUTSIDE,
+        "connects.py": CONNECTS.format(port=listening),
+        "connects_declared.py": "    # docexec: network" + CONNECTS.format(port=listening),
+        "big_file.py": BIG_FILE,
+        "fills_shared_memory.py": FILLS_SHARED_MEMORY,
+    }
+    paths = [module_project.snippet(name, code) for name, code in snippets.items()]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BUILD_SECRET", SECRET)  # in mkdocs build's own environment, and its shell's
+        engine = module_project.engine(
+            workers=2, fork=request.param, cache_dir=module_project.root / f".cache-{request.param}"
+        )
+        results, _ = engine.run(paths, progress=False)
+    return {path.removeprefix("snippets/"): result for path, result in results.items()}
+
+
+def test_this_machine_enforces_every_restriction_or_names_it():
+    assert set(sandbox.unenforced()) <= set(sandbox.ALL)
+
+
+def test_no_environment_of_another_process_can_be_read(batch):
+    needs(sandbox.ENVIRONMENTS)
+    result = batch["reads_environments.py"]
+    assert result.status == PASSED, result.failure
+    assert SECRET not in result.output
+    assert "environments read: 1\n" in result.output  # its own only
+
+
+def test_writes_are_allowed_in_the_snippets_own_folders_only(batch):
+    needs(sandbox.WRITES)
+    result = batch["writes_outside.py"]
+    assert result.status == PASSED, result.failure
+    lines = result.output.splitlines()
+    assert lines[:3] == ["/var/tmp refused", "/tmp refused", "/root refused"]
+    assert lines[3:] == [f"{lines[3].split()[0]} written", "/dev/shm written"]
+
+
+def test_no_network_unless_declared_and_then_loopback_only(batch):
+    needs(sandbox.NETWORK)
+    undeclared, declared = batch["connects.py"], batch["connects_declared.py"]
+    assert undeclared.status == PASSED, undeclared.failure
+    assert undeclared.output == "no connection: OSError\nno loopback: OSError\n"
+    assert declared.status == PASSED, declared.failure
+    assert declared.output == "no connection: ConnectionRefusedError\nloopback works\n"
+
+
+def test_a_file_cannot_grow_past_the_declared_memory(batch):
+    needs(sandbox.FILE_SIZE)
+    result = batch["big_file.py"]
+    assert result.status == FAILED
+    assert "OSError: [Errno 27] File too large" in result.failure
+
+
+def test_shared_memory_counts_against_the_declared_memory(batch):
+    needs(sandbox.SHARED_MEMORY)
+    result = batch["fills_shared_memory.py"]
+    assert result.status == FAILED
+    assert "No space left on device" in result.failure
+
+
+UNPRIVILEGED_PROBE = (
+    "from docexec import sandbox; sandbox.say_what_is_not_in_force(); print(sandbox.unenforced())"
+)
+
+
+def test_without_root_the_restrictions_hold_or_are_named_on_the_console(tmp_path):
+    """As a user without privileges (setpriv to nobody): a user namespace where the kernel allows
+    one, else each refused restriction named once on stderr."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root and setpriv to become an unprivileged user")
+    command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c"]
+    finished = subprocess.run(
+        [*command, UNPRIVILEGED_PROBE], capture_output=True, text=True, cwd=tmp_path, timeout=60
+    )
+    assert finished.returncode == 0, finished.stderr
+    missing = eval(finished.stdout)  # noqa: S307 - the tuple of names printed by the probe
+    assert set(missing) <= set(sandbox.ALL)
+    if missing:
+        assert finished.stderr.count("docexec: not in force on this machine") == 1
+        assert all(name in finished.stderr for name in missing)
+    else:
+        assert finished.stderr == ""
+
+
+def test_a_secret_of_the_callers_environment_is_redacted_from_what_is_published(project, monkeypatch):
+    """The second line: however a snippet came by a secret's value, it is not published."""
+    from docexec import published
+
+    monkeypatch.setenv("DEPLOY_TOKEN", SECRET)
+    published._secrets.cache_clear()
+    path = project.snippet("leaks.py", f'print("token: {SECRET}")\nraise ValueError("{SECRET}")\n')
+    try:
+        results, _ = project.engine().run([path], progress=False)
+    finally:
+        published._secrets.cache_clear()
+    result = results[path]
+    assert result.output == "token: [redacted]\n"
+    assert SECRET not in result.failure and SECRET not in result.exception.traceback
+    assert "ValueError: [redacted]" in result.failure
