@@ -11,8 +11,14 @@ SINCE  ?= HEAD
 CHANGED_SNIPPETS = $(shell { git diff --name-only --diff-filter=d $(SINCE) -- 'snippets/*.py'; \
   git ls-files --others --exclude-standard -- 'snippets/*.py'; } 2>/dev/null | sort -u)
 
+# MkDocs 1.6 prints a notice about MkDocs 2.0 on every run; this site stays on 1.x (see pyproject.toml).
+export NO_MKDOCS_2_WARNING := 1
+# Where `make build-successors` writes the three builds it compares (ignored with .cache/).
+SITES  := .cache/sites
+
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check lint workflows test test-engine bench browser clean quick page seeds
+.PHONY: help setup serve build check lint workflows test test-engine bench browser clean quick page seeds \
+  build-successors build-properdocs build-zensical
 
 help: ## list the tasks
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -30,6 +36,24 @@ serve: $(STAMP) ## the live preview on 127.0.0.1:8000 (ADDR=...); PAGE=week-1/au
 
 build: $(STAMP) ## build the site into site/, failing on any warning or snippet error
 	$(BIN)/mkdocs build --strict
+
+$(SITES)/mkdocs/index.html: $(STAMP) FORCE
+	$(BIN)/mkdocs build --strict --site-dir $(SITES)/mkdocs
+
+build-properdocs: $(SITES)/mkdocs/index.html ## ProperDocs builds the same pages and anchors as MkDocs, or fails
+	$(BIN)/properdocs build --strict --config-file mkdocs.yml --site-dir $(SITES)/properdocs
+	$(BIN)/python .ci/successor_sites.py compare $(SITES)/mkdocs $(SITES)/properdocs
+
+# A canary: Zensical runs no MkDocs plugins, so what it loses is printed, never a failure.
+build-zensical: $(SITES)/mkdocs/index.html ## Zensical over the same content: prints what it loses against MkDocs
+	$(BIN)/python .ci/successor_sites.py zensical-config mkdocs.yml .zensical-canary.yml $(SITES)/zensical
+	-$(BIN)/zensical build --config-file .zensical-canary.yml; rm -f .zensical-canary.yml
+	$(BIN)/python .ci/successor_sites.py compare $(SITES)/mkdocs $(SITES)/zensical --canary
+
+build-successors: build-properdocs build-zensical ## the site on MkDocs' successors, compared with MkDocs
+
+.PHONY: FORCE
+FORCE:
 
 lint: $(STAMP) ## ruff over library, engine, tests and snippets
 	$(BIN)/ruff check src tests snippets

@@ -16,9 +16,10 @@ const customLabels = existsSync(config)
 const isCustomLabel = (r) =>
   r.kind === "runner-label" && customLabels.some((label) => r.message.startsWith(`label "${label}" is unknown`));
 
-const lint = await createLinter();
 let findings = 0;
 for (const file of process.argv.slice(2)) {
+  // A linter per file: one WASM instance fed several workflows can trap ("unreachable").
+  const lint = await createLinter();
   for (const r of lint(readFileSync(file, "utf8"), file).filter((r) => !isCustomLabel(r))) {
     console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
     findings += 1;

@@ -238,7 +238,9 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             html = labs.lighten(html)
         if self.execute and (self.renderer.outcomes or lab):
             notebook = posixpath.basename(page.file.src_uri) if lab else self.notebooks.get(page.file.src_uri)
-            line = provenance.page_line_html(self.engine.environment, self.built, notebook)
+            line = provenance.page_line_html(
+                self.engine.environment, self.built, notebook, self._needs_gpu(page)
+            )
             html = _after_title(html, line)
         return html
 
@@ -332,6 +334,13 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         skipped = [path for path, result in self.results.items() if result.status == SKIPPED]
         found = [self._recording(path) for path in skipped]
         return [recording.result for recording in found if recording is not None and not recording.stale]
+
+    def _needs_gpu(self, page: Page) -> list[bool]:
+        """For each output the page shows from a run here, whether its snippet is declared ``cuda``."""
+        ran = [outcome.path for outcome in self.renderer.outcomes if outcome.status != SKIPPED]
+        if page.file.src_uri in self.lab_pages:
+            ran.append(f"{labs.LABS_DIR}/{posixpath.basename(page.file.src_uri).removesuffix('.ipynb')}.py")
+        return [self.engine.declarations(path).cuda for path in ran]
 
     def _figure_url(self, figure: Figure) -> str:
         return posixpath.relpath(f"{FIGURES_DIR}/{figure_name(figure)}", self._page_dir or ".")

@@ -44,10 +44,29 @@ def differs(environment: dict, page_environment: dict | None) -> bool:
     return any(environment.get(key) != page_environment.get(key) for key in ENVIRONMENT_KEYS)
 
 
-def page_line_html(environment: dict, built: datetime.date, notebook: str | None) -> str:
-    """The line under a page's title: where its outputs ran, when, and its notebook."""
+def page_words(environment: dict, needs_gpu: list[bool]) -> str:
+    """Where a page's outputs ran, one flag per output run here (declared ``cuda`` or not).
+
+    On a CUDA machine only the snippets declared ``cuda`` use the GPU; the others run on its CPU,
+    so a page says a GPU only for what ran on one."""
+    on_cpu = {**environment, "device": "cpu"}
+    if environment.get("device") != "cuda" or not any(needs_gpu):
+        return environment_words(on_cpu)
+    if all(needs_gpu):
+        return environment_words(environment)
+    return (
+        f"on {device_words(environment)} for the snippets that need one and on a CPU for the others,"
+        f" with torch {environment.get('torch')} and Python {environment.get('python')}"
+    )
+
+
+def page_line_html(
+    environment: dict, built: datetime.date, notebook: str | None, needs_gpu: list[bool] | None = None
+) -> str:
+    """The line under a page's title: where its outputs ran (`page_words`), when, and its notebook."""
     when = f'<time datetime="{built.isoformat()}">{built.day} {built:%B %Y}</time>'
-    text = f"Outputs on this page were produced {html.escape(environment_words(environment))}, built {when}."
+    words = page_words(environment, needs_gpu or [])
+    text = f"Outputs on this page were produced {html.escape(words)}, built {when}."
     if notebook:
         link = html.escape(notebook, quote=True)
         text += (
@@ -57,4 +76,4 @@ def page_line_html(environment: dict, built: datetime.date, notebook: str | None
     return f'<p class="docexec-page-line">{text}</p>'
 
 
-__all__ = ["build_date", "device_words", "differs", "environment_words", "page_line_html"]
+__all__ = ["build_date", "device_words", "differs", "environment_words", "page_line_html", "page_words"]

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -51,11 +52,14 @@ class Project:
         return Engine(self.root, settings, workers=workers, keep_warm=keep_warm)
 
 
-@pytest.fixture(autouse=True)
-def cpu_device(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(scope="session", autouse=True)
+def cpu_device() -> Iterator[None]:
     """Engine tests pin the device, so that they pass alike on a CPU and on a CUDA machine
-    (``DOCEXEC_DEVICE=cuda``), commands they start included; a test of a device names it."""
-    monkeypatch.setenv("DOCEXEC_DEVICE", "cpu")
+    (``DOCEXEC_DEVICE=cuda``), commands they start included; a test of a device names it.
+    For the whole session: a module's shared build is made before any test's own fixtures."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DOCEXEC_DEVICE", "cpu")
+        yield
 
 
 @pytest.fixture

@@ -3,7 +3,11 @@ part of every result's key, and named (GPU model, CUDA release) in the provenanc
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
+import platform
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,3 +100,65 @@ def test_on_a_real_gpu_the_snippet_sees_the_gpu_the_provenance_names(project):
     result = engine.run([path], progress=False)[0][path]
     assert result.status == PASSED, result.failure
     assert result.output.strip() == engine.environment["gpu"]
+
+
+def test_a_page_says_a_gpu_only_for_the_outputs_that_ran_on_one():
+    h100 = {
+        "device": "cuda",
+        "gpu": "NVIDIA H100",
+        "cuda": "12.8",
+        "torch": "2.13.0+cu128",
+        "python": "3.11.7",
+    }
+    on_cpu = "on a CPU with torch 2.13.0+cu128 and Python 3.11.7"
+    assert provenance.page_words(h100, [False, False]) == on_cpu  # the CUDA runner's plain snippets
+    assert provenance.page_words(h100, []) == on_cpu
+    assert provenance.page_words(h100, [True]).startswith("on a CUDA GPU (NVIDIA H100, CUDA 12.8) with torch")
+    assert provenance.page_words(h100, [True, False]) == (
+        "on a CUDA GPU (NVIDIA H100, CUDA 12.8) for the snippets that need one and on a CPU for the others,"
+        " with torch 2.13.0+cu128 and Python 3.11.7"
+    )
+    cpu = {"device": "cpu", "torch": "2.13.0+cpu", "python": "3.11.7"}
+    assert provenance.page_words(cpu, [True, False]) == "on a CPU with torch 2.13.0+cpu and Python 3.11.7"
+
+
+def test_on_the_cuda_runner_a_page_line_names_each_device_its_outputs_ran_on(project, tmp_path):
+    """As the GPU runner builds (``DOCEXEC_DEVICE=cuda``): a page of plain snippets says the CPU,
+    a page with a snippet declared ``cuda`` says the GPU for it."""
+    (project.root / "mkdocs.yml").write_text("site_name: tiny\nplugins: [docexec]\n")
+    (project.root / "docs").mkdir()
+    (project.root / "docs" / "index.md").write_text("# Plain\n\n%run snippets/page/runs_anywhere.py\n")
+    (project.root / "docs" / "mixed.md").write_text(
+        "# Mixed\n\n%run snippets/page/runs_anywhere.py\n\n%run snippets/page/declared_for_cuda.py\n"
+    )
+    project.snippet("page/runs_anywhere.py", "print('anywhere')\n")
+    project.snippet("page/declared_for_cuda.py", GPU_SNIPPET)
+    env = {
+        **os.environ,
+        **fake_nvidia_smi(tmp_path / "bin", "NVIDIA Fake 80GB"),
+        "DOCEXEC_DEVICE": "cuda",
+        "DOCEXEC_CACHE_DIR": str(project.cache_dir),
+        "NO_MKDOCS_2_WARNING": "1",
+    }
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=project.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert build.returncode == 0, build.stderr
+
+    def page_line(page: str) -> str:
+        html = (project.root / "site" / page).read_text()
+        return html[html.index('<p class="docexec-page-line">') :].split(", built")[0]
+
+    assert page_line("index.html").endswith(
+        "produced on a CPU with torch "
+        + importlib.metadata.version("torch")
+        + " and Python "
+        + platform.python_version()
+    )
+    assert "produced on a CUDA GPU (NVIDIA Fake 80GB, CUDA " in page_line("mixed/index.html")
+    assert "for the snippets that need one and on a CPU for the others" in page_line("mixed/index.html")
