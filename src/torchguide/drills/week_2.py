@@ -1,0 +1,183 @@
+"""The drills of Week 2: class-balanced sampling, a finite-difference gradient check."""
+
+from __future__ import annotations
+
+import torch
+from hypothesis import strategies as st
+
+from torchguide.drills.framework import Case, Drill, Mismatch, expect_tensor, shape_text
+
+# --- balanced_sample_weights --------------------------------------------------------------------
+
+
+def _sample_weights(labels):
+    counts = torch.bincount(labels)
+    return 1.0 / counts[labels].to(torch.float64)
+
+
+def _labels_case(labels):
+    return Case(f"for labels {list(labels)}", (torch.tensor(labels, dtype=torch.int64),))
+
+
+def _weights_named():
+    return [
+        _labels_case([0, 0, 0, 1]),
+        _labels_case([1, 0, 1, 1, 1, 0]),
+        _labels_case([2, 2, 5]),  # classes 0, 1, 3, 4 have no sample
+        _labels_case([3, 3, 3]),  # one class
+        _labels_case([0]),
+    ]
+
+
+@st.composite
+def _weights_generated(draw):
+    return _labels_case(draw(st.lists(st.integers(0, 4), min_size=1, max_size=12)))
+
+
+def _class_shares(labels, weights):
+    shares = torch.zeros(int(labels.max()) + 1, dtype=torch.float64).index_add_(0, labels, weights)
+    return {c: round(float(s / shares.sum()), 3) for c, s in enumerate(shares) if (labels == c).any()}
+
+
+def _weights_compare(case, got, expected):
+    (labels,) = case.args
+    if isinstance(got, torch.Tensor) and got.dim() == 1 and got.numel() != labels.numel():
+        raise Mismatch(
+            f"{case.where} your weights have shape {shape_text(got.shape)}; expected "
+            f"{shape_text(expected.shape)}: WeightedRandomSampler wants one weight per sample, not per class"
+        )
+    if not isinstance(got, torch.Tensor):
+        raise Mismatch(f"{case.where} your weights are a {type(got).__name__}; expected a tensor")
+    if got.shape != expected.shape:
+        raise Mismatch(
+            f"{case.where} your weights have shape {shape_text(got.shape)}; expected {shape_text(expected.shape)}"
+        )
+    if not got.is_floating_point() or not bool((got > 0).all()):
+        raise Mismatch(f"{case.where} your weights {got.tolist()} must be positive floats")
+    got_shares = _class_shares(labels, got.to(torch.float64))
+    want = _class_shares(labels, expected)
+    if any(abs(got_shares[c] - want[c]) > 1e-3 for c in want):
+        raise Mismatch(
+            f"{case.where} the sampler with your weights draws the classes with probabilities "
+            f"{got_shares}; expected {want}, the same for every class"
+        )
+
+
+BALANCED_SAMPLE_WEIGHTS = Drill(
+    id="balanced_sample_weights",
+    title="Class-balanced sample weights for WeightedRandomSampler",
+    page="week-2/day-6/sampling-and-batch-size",
+    question="weighted-random-sampler",
+    difficulty="easy",
+    function="sample_weights",
+    statement=(
+        "Write `sample_weights(labels) -> weights`: `labels` is an int64 tensor of shape `(N,)` "
+        "holding class indices (some classes may have no sample). Return a float tensor of shape "
+        "`(N,)`, one positive weight per sample, such that "
+        "`WeightedRandomSampler(weights, num_samples=N)` draws every class present equally often. "
+        "Any scale is accepted: the sampler normalizes."
+    ),
+    hints=(
+        "The sampler picks sample `i` with probability `weights[i] / weights.sum()`, so a class's "
+        "share is the sum of its samples' weights.",
+        "Give each sample the weight `1 / (number of samples of its class)`: every class then sums to 1.",
+        "`torch.bincount(labels)` counts each class; index the counts with `labels` to get one per sample.",
+    ),
+    reference=_sample_weights,
+    named_cases=_weights_named,
+    generated=_weights_generated(),
+    compare=_weights_compare,
+    tolerance="class probabilities within 0.001",
+)
+
+
+# --- finite_difference_gradient -----------------------------------------------------------------
+
+GRADIENT_RTOL, GRADIENT_ATOL = 1e-6, 1e-9
+
+
+def _numerical_gradient(f, x, eps=1e-4):
+    gradient = torch.zeros_like(x)
+    for index in torch.cartesian_prod(*[torch.arange(n) for n in x.shape]).reshape(-1, x.dim()).tolist():
+        index = tuple(index)
+        original = x[index].item()
+        x[index] = original + eps
+        above = f(x).item()
+        x[index] = original - eps
+        below = f(x).item()
+        x[index] = original
+        gradient[index] = (above - below) / (2 * eps)
+    return gradient
+
+
+def _cube_sum(x):
+    return (x**3).sum()
+
+
+def _weighted_sin(x):
+    return (torch.sin(x) * torch.arange(1, x.numel() + 1, dtype=x.dtype).reshape(x.shape)).sum()
+
+
+def _log_sum_exp(x):
+    return torch.logsumexp(x.reshape(-1), 0)
+
+
+FUNCTIONS = {"sum(x**3)": _cube_sum, "sum(k * sin(x))": _weighted_sin, "logsumexp(x)": _log_sum_exp}
+
+
+def _gradient_case(name, x, how=""):
+    return Case(f"for f(x) = {name} at x of shape {shape_text(x.shape)}{how}", (FUNCTIONS[name], x))
+
+
+def _gradient_named():
+    square = torch.tensor([[1.0, 2.0], [3.0, -1.5]], dtype=torch.float64)
+    return [
+        _gradient_case("sum(x**3)", torch.tensor([2.0, -1.0, 3.0], dtype=torch.float64)),
+        _gradient_case("sum(k * sin(x))", square.clone()),
+        _gradient_case("sum(x**3)", square.t(), " (transposed, non-contiguous)"),
+        _gradient_case("logsumexp(x)", torch.tensor([0.5], dtype=torch.float64)),
+    ]
+
+
+@st.composite
+def _gradient_generated(draw):
+    shape = draw(st.lists(st.integers(1, 3), min_size=1, max_size=2))
+    numel = 1
+    for n in shape:
+        numel *= n
+    values = draw(st.lists(st.floats(-3, 3), min_size=numel, max_size=numel))
+    x = torch.tensor(values, dtype=torch.float64).reshape(shape)
+    return _gradient_case(draw(st.sampled_from(sorted(FUNCTIONS))), x)
+
+
+def _gradient_compare(case, got, expected):
+    expect_tensor(case, "gradient", got, expected, rtol=GRADIENT_RTOL, atol=GRADIENT_ATOL)
+
+
+FINITE_DIFFERENCE_GRADIENT = Drill(
+    id="finite_difference_gradient",
+    title="A finite-difference gradient, as gradcheck computes it",
+    page="week-2/day-9/nan-loss-and-gradcheck",
+    question="gradcheck",
+    difficulty="medium",
+    function="numerical_gradient",
+    statement=(
+        "Write `numerical_gradient(f, x, eps=1e-4) -> gradient`: `f` maps a float64 tensor `x` of "
+        "any shape (possibly non-contiguous) to a 0-d tensor. Return the gradient of `f` at `x`, of "
+        "`x`'s shape and dtype, by central differences: `(f(x + eps e_i) - f(x - eps e_i)) / (2 eps)` "
+        "for each element `i`. Leave `x` as you found it."
+    ),
+    hints=(
+        "Change one element at a time, evaluate `f` twice, and put the element back before the next one.",
+        "A forward difference `(f(x + eps) - f(x)) / eps` is off by about `eps * f''/2`; the central one by `eps**2`.",
+        "`x.view(-1)` fails on a transposed `x`: loop over indices (`itertools.product(*map(range, x.shape))`) "
+        "or work on `x.reshape(-1).clone()` and reshape back.",
+    ),
+    reference=_numerical_gradient,
+    named_cases=_gradient_named,
+    generated=_gradient_generated(),
+    compare=_gradient_compare,
+    tolerance=f"rtol={GRADIENT_RTOL:g}, atol={GRADIENT_ATOL:g}",
+)
+
+DRILLS = [BALANCED_SAMPLE_WEIGHTS, FINITE_DIFFERENCE_GRADIENT]
