@@ -47,7 +47,10 @@ def main(argv: list[str] | None = None) -> int:
 
     drill = drills.get(arguments.name)
     if drill is None:
-        print(f"no drill named {arguments.name!r}; `python -m torchguide.drills list` lists them", file=sys.stderr)
+        print(
+            f"no drill named {arguments.name!r}; `python -m torchguide.drills list` lists them",
+            file=sys.stderr,
+        )
         return 2
     if arguments.command == "show":
         print(f"{drill.title} ({drill.difficulty})\n\n{drill.statement}\n")

@@ -37,7 +37,7 @@ PROPERTY_SETTINGS = settings(
 )
 
 
-class Mismatch(AssertionError):
+class Mismatch(AssertionError):  # noqa: N818  read as "raise Mismatch(...)"
     """A difference between the reader's result and the reference, in the task's terms.
 
     Examples:
@@ -191,7 +191,9 @@ def _run_one(drill: Drill, case: Case, candidate: Callable, source_file: str | N
     except NotImplementedError:
         raise Mismatch(f"{drill.function} is not written yet (it raises NotImplementedError)") from None
     except Exception as error:  # the reader's bug, reported as a sentence
-        raise Mismatch(f"{case.where} your {drill.function} raised {_describe_error(error, source_file)}") from None
+        raise Mismatch(
+            f"{case.where} your {drill.function} raised {_describe_error(error, source_file)}"
+        ) from None
     drill.compare(case, got, expected)
 
 
@@ -260,7 +262,13 @@ def shape_text(shape: Sequence[int]) -> str:
 
 
 def expect_tensor(
-    case: Case, name: str, got: Any, expected: torch.Tensor, *, rtol: float = 0.0, atol: float = 0.0,
+    case: Case,
+    name: str,
+    got: Any,
+    expected: torch.Tensor,
+    *,
+    rtol: float = 0.0,
+    atol: float = 0.0,
     check_dtype: bool = True,
 ) -> None:
     """Raises :class:`Mismatch` unless ``got`` is a tensor like ``expected``: type, shape, dtype, values.
@@ -284,13 +292,18 @@ def expect_tensor(
         raise Mismatch(f"{case.where} your {name} is a {type(got).__name__}; expected a tensor")
     if got.shape != expected.shape:
         raise Mismatch(
-            f"{case.where} your {name} has shape {shape_text(got.shape)}; expected {shape_text(expected.shape)}"
+            f"{case.where} your {name} has shape {shape_text(got.shape)}; "
+            f"expected {shape_text(expected.shape)}"
         )
     if check_dtype and got.dtype != expected.dtype:
         raise Mismatch(f"{case.where} your {name} has dtype {got.dtype}; expected {expected.dtype}")
     try:
         torch.testing.assert_close(
-            got.detach().to(expected.dtype), expected.detach(), rtol=rtol, atol=atol, equal_nan=True,
+            got.detach().to(expected.dtype),
+            expected.detach(),
+            rtol=rtol,
+            atol=atol,
+            equal_nan=True,
             check_device=False,
         )
     except AssertionError as error:

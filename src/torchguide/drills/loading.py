@@ -66,7 +66,8 @@ def load_function(path: str | Path, name: str, reference: Callable) -> Callable:
         defined = sorted(k for k, v in namespace.items() if inspect.isfunction(v) and not k.startswith("_"))
         also = f" (it defines {', '.join(defined)})" if defined else ""
         raise ReaderFileError(
-            f"{shown}: no function named {name}{also}; the drill asks for {name}{inspect.signature(reference)}"
+            f"{shown}: no function named {name}{also}; "
+            f"the drill asks for {name}{inspect.signature(reference)}"
         )
     if not callable(function):
         raise ReaderFileError(f"{shown}: {name} is a {type(function).__name__}, not a function")
@@ -82,7 +83,8 @@ def _check_signature(shown: str, name: str, function: Callable, reference: Calla
     except (TypeError, ValueError):
         return  # a builtin or C function: nothing to read, the checker's calls will tell
     positional = [
-        p for p in wanted.parameters.values()
+        p
+        for p in wanted.parameters.values()
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
     ]
     try:

@@ -50,7 +50,8 @@ def _weights_compare(case, got, expected):
         raise Mismatch(f"{case.where} your weights are a {type(got).__name__}; expected a tensor")
     if got.shape != expected.shape:
         raise Mismatch(
-            f"{case.where} your weights have shape {shape_text(got.shape)}; expected {shape_text(expected.shape)}"
+            f"{case.where} your weights have shape {shape_text(got.shape)}; "
+            f"expected {shape_text(expected.shape)}"
         )
     if not got.is_floating_point() or not bool((got > 0).all()):
         raise Mismatch(f"{case.where} your weights {got.tolist()} must be positive floats")
@@ -169,9 +170,10 @@ FINITE_DIFFERENCE_GRADIENT = Drill(
     ),
     hints=(
         "Change one element at a time, evaluate `f` twice, and put the element back before the next one.",
-        "A forward difference `(f(x + eps) - f(x)) / eps` is off by about `eps * f''/2`; the central one by `eps**2`.",
-        "`x.view(-1)` fails on a transposed `x`: loop over indices (`itertools.product(*map(range, x.shape))`) "
-        "or work on `x.reshape(-1).clone()` and reshape back.",
+        "A forward difference `(f(x + eps) - f(x)) / eps` is off by about `eps * f''/2`; "
+        "the central one by `eps**2`.",
+        "`x.view(-1)` fails on a transposed `x`: loop over indices "
+        "(`itertools.product(*map(range, x.shape))`) or work on `x.reshape(-1).clone()` and reshape back.",
     ),
     reference=_numerical_gradient,
     named_cases=_gradient_named,
