@@ -156,7 +156,7 @@ def library_modules(root: Path) -> dict[str, Path]:
     return {
         ".".join(path.relative_to(package).with_suffix("").parts): path
         for path in sorted((package / "torchguide").rglob("*.py"))
-        if path.name != "__init__.py"
+        if path.name not in ("__init__.py", "__main__.py")  # __main__ only starts a command line
     }
 
 

@@ -4,4 +4,5 @@ import sys
 
 from torchguide.drills.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # importing the module (pytest collects docstrings) runs nothing
+    sys.exit(main())

@@ -13,6 +13,7 @@ smallest one before reporting it: the reader sees lengths ``[2]``, not twelve ra
 from __future__ import annotations
 
 import copy
+import inspect
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -186,15 +187,29 @@ def _describe_error(error: BaseException, source_file: str | None) -> str:
 def _run_one(drill: Drill, case: Case, candidate: Callable, source_file: str | None) -> None:
     """Raises Mismatch with the reader's problem on this case, or returns quietly."""
     expected = drill.reference(*copy.deepcopy(case.args))
+    given = copy.deepcopy(case.args)
     try:
-        got = candidate(*copy.deepcopy(case.args))
+        got = candidate(*given)
     except NotImplementedError:
         raise Mismatch(f"{drill.function} is not written yet (it raises NotImplementedError)") from None
     except Exception as error:  # the reader's bug, reported as a sentence
         raise Mismatch(
             f"{case.where} your {drill.function} raised {_describe_error(error, source_file)}"
         ) from None
+    _check_arguments_unchanged(drill, case, given)
     drill.compare(case, got, expected)
+
+
+def _check_arguments_unchanged(drill: Drill, case: Case, given: tuple) -> None:
+    """A function that writes into its input tensors surprises its caller: none of the drills may."""
+    names = list(inspect.signature(drill.reference).parameters)
+    for name, before, after in zip(names, case.args, given, strict=False):
+        if isinstance(before, torch.Tensor) and not torch.equal(
+            torch.nan_to_num(before), torch.nan_to_num(after)
+        ):
+            raise Mismatch(
+                f"{case.where} your {drill.function} changed its argument {name}; leave it as it was"
+            )
 
 
 def check(drill: Drill, candidate: Callable, source_file: str | None = None) -> Report:
