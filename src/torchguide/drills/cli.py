@@ -1,4 +1,5 @@
-"""``python -m torchguide.drills``: list the drills, check a reader's file, show a drill's task.
+"""``python -m torchguide.drills``: list the drills, check a reader's file, show a drill's task,
+and for contributors, ``new NAME``: a drill's snippets and page section.
 
 Exit status: 0 when the check passes, 1 when it fails, 2 when the file cannot be checked (a
 syntax error, a missing function, a wrong signature) or the command is wrong.
@@ -33,6 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     checking = commands.add_parser("check", help="check the function in FILE against drill NAME")
     checking.add_argument("name")
     checking.add_argument("file")
+    new = commands.add_parser(
+        "new", help="write the stub, solution and page section of a drill defined in week_N.py"
+    )
+    new.add_argument("name")
     arguments = parser.parse_args(argv)
     drills = all_drills()
 
@@ -52,6 +57,14 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if arguments.command == "new":
+        from pathlib import Path
+
+        from torchguide.drills.scaffold import scaffold
+
+        for line in scaffold(drill, Path.cwd()) or ["nothing to do: its files and section are in place"]:
+            print(line)
+        return 0
     if arguments.command == "show":
         print(f"{drill.title} ({drill.difficulty})\n\n{drill.statement}\n")
         for number, hint in enumerate(drill.hints, 1):
