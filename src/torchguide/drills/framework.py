@@ -110,6 +110,9 @@ class Drill:
     generated: st.SearchStrategy[Case]
     compare: Callable[[Case, Any, Any], None]
     tolerance: str = "exact"  # said in the summary: what "equal" means for this drill
+    # How the checker calls a function on a case's arguments, where not simply function(*args):
+    # adapter(function) returns that call (a sharding drill calls the function once per worker).
+    adapter: Callable[[Callable], Callable] | None = None
 
     def __post_init__(self):
         if self.difficulty not in DIFFICULTIES:
@@ -186,10 +189,11 @@ def _describe_error(error: BaseException, source_file: str | None) -> str:
 
 def _run_one(drill: Drill, case: Case, candidate: Callable, source_file: str | None) -> None:
     """Raises Mismatch with the reader's problem on this case, or returns quietly."""
-    expected = drill.reference(*copy.deepcopy(case.args))
+    adapt = drill.adapter or (lambda function: function)
+    expected = adapt(drill.reference)(*copy.deepcopy(case.args))
     given = copy.deepcopy(case.args)
     try:
-        got = candidate(*given)
+        got = adapt(candidate)(*given)
     except NotImplementedError:
         raise Mismatch(f"{drill.function} is not written yet (it raises NotImplementedError)") from None
     except Exception as error:  # the reader's bug, reported as a sentence

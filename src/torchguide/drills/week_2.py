@@ -182,4 +182,101 @@ FINITE_DIFFERENCE_GRADIENT = Drill(
     tolerance=f"rtol={GRADIENT_RTOL:g}, atol={GRADIENT_ATOL:g}",
 )
 
-DRILLS = [BALANCED_SAMPLE_WEIGHTS, FINITE_DIFFERENCE_GRADIENT]
+
+
+# --- shard_iterable_dataset ---------------------------------------------------------------------
+
+
+class _WorkerInfo:
+    """What ``torch.utils.data.get_worker_info()`` returns inside a worker: its id and the count."""
+
+    def __init__(self, id, num_workers):  # noqa: A002  the attribute names of torch's WorkerInfo
+        self.id, self.num_workers = id, num_workers
+
+    def __repr__(self):
+        return f"WorkerInfo(id={self.id}, num_workers={self.num_workers})"
+
+
+def _worker_items(n_items, worker_info):
+    if worker_info is None:  # num_workers=0: the main process reads everything
+        return list(range(n_items))
+    return list(range(worker_info.id, n_items, worker_info.num_workers))
+
+
+def _shard_case(n_items, num_workers):
+    infos = [None] if num_workers == 0 else [_WorkerInfo(i, num_workers) for i in range(num_workers)]
+    return Case(f"for {n_items} items and num_workers={num_workers}", (n_items, infos))
+
+
+def _shard_named():
+    return [_shard_case(10, 0), _shard_case(10, 2), _shard_case(10, 3), _shard_case(2, 4), _shard_case(0, 2)]
+
+
+@st.composite
+def _shard_generated(draw):
+    return _shard_case(draw(st.integers(0, 30)), draw(st.integers(0, 6)))
+
+
+def _all_workers(function):
+    """The drill's function as the checker calls it: once per worker, the lists side by side."""
+
+    def every_worker(n_items, infos):
+        return [function(n_items, info) for info in infos]
+
+    return every_worker
+
+
+def _shard_compare(case, got, expected):
+    n_items, infos = case.args
+    for info, items in zip(infos, got, strict=True):
+        if not isinstance(items, list | tuple | range) or not all(isinstance(i, int) for i in items):
+            raise Mismatch(f"{case.where} worker {info} got {items!r}; expected a list of int indices")
+    seen = [i for items in got for i in items]
+    repeated = sorted({i for i in seen if seen.count(i) > 1})
+    if repeated:
+        raise Mismatch(
+            f"{case.where} items {repeated[:6]} are read by more than one worker: "
+            f"your workers yield {[list(items) for items in got]}"
+        )
+    missing = sorted(set(range(n_items)) - set(seen))
+    if missing or set(seen) - set(range(n_items)):
+        raise Mismatch(
+            f"{case.where} your workers yield {[list(items) for items in got]}; every index in "
+            f"range({n_items}) must be read exactly once (missing: {missing[:6]})"
+        )
+    sizes = [len(items) for items in got]
+    if max(sizes) - min(sizes) > 1:
+        raise Mismatch(
+            f"{case.where} your workers get {sizes} items; split them evenly: {[len(e) for e in expected]}"
+        )
+
+
+SHARD_ITERABLE_DATASET = Drill(
+    id="shard_iterable_dataset",
+    title="Sharding an IterableDataset across workers",
+    page="week-2/day-6/workers-and-the-gil",
+    question="iterable-vs-map-style",
+    difficulty="easy",
+    function="worker_items",
+    statement=(
+        "An `IterableDataset` over `n_items` records calls `torch.utils.data.get_worker_info()` in its "
+        "`__iter__` and yields only its own share. Write `worker_items(n_items, worker_info) -> list[int]`, "
+        "the indices one worker reads: `worker_info` is `None` in the main process (`num_workers=0`), "
+        "else an object with `.id` (0 to `num_workers - 1`) and `.num_workers`. Together the workers "
+        "must read every index exactly once, in shares that differ by at most one."
+    ),
+    hints=(
+        "Without sharding, each of the `num_workers` copies of the dataset yields every record: "
+        "`num_workers` duplicates of each.",
+        "`None` means there is no worker process: return every index.",
+        "Take every `num_workers`-th index starting at `id`: `range(id, n_items, num_workers)`.",
+    ),
+    reference=_worker_items,
+    named_cases=_shard_named,
+    generated=_shard_generated(),
+    compare=_shard_compare,
+    adapter=_all_workers,
+)
+
+
+DRILLS = [SHARD_ITERABLE_DATASET, BALANCED_SAMPLE_WEIGHTS, FINITE_DIFFERENCE_GRADIENT]
