@@ -325,12 +325,16 @@ def expect_tensor(
             equal_nan=True,
             check_device=False,
         )
-    except AssertionError as error:
-        details = [line.strip() for line in str(error).splitlines() if line.strip()]
-        where = next((line for line in details if line.startswith(("Mismatched", "Greatest absolute"))), "")
-        shown = _show(got) if got.numel() <= 12 else where
-        wanted = f"; expected {_show(expected)}" if expected.numel() <= 12 else ""
-        raise Mismatch(f"{case.where} your {name} is {shown}{wanted}") from None
+    except AssertionError:
+        if expected.numel() <= 12:
+            raise Mismatch(f"{case.where} your {name} is {_show(got)}; expected {_show(expected)}") from None
+        mine, wanted = got.detach().to(expected.dtype), expected.detach()
+        wrong = ~torch.isclose(mine, wanted, rtol=rtol, atol=atol, equal_nan=True)
+        first = tuple(int(i) for i in wrong.nonzero()[0])
+        raise Mismatch(
+            f"{case.where} your {name} differs at {int(wrong.sum())} of {expected.numel()} elements: "
+            f"at {first} it is {mine[first].item():.4g}; expected {wanted[first].item():.4g}"
+        ) from None
 
 
 def _show(t: torch.Tensor) -> str:

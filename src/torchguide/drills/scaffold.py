@@ -49,6 +49,7 @@ def scaffold(drill: Drill, root: Path) -> list[str]:
         body = textwrap.dedent(inspect.getsource(drill.reference)).split("\n", 1)[1]
         imports = "import torch\n" if "torch" in body else ""
         imports += "import torch.nn.functional as F\n" if "F." in body else ""
+        imports += "\n" if imports else ""  # the library's import after the third-party ones
         solution.write_text(
             f"{imports}from torchguide.drills import check_here\n\n\n"
             f"{header}{body.rstrip()}\n\n\ncheck_here(\"{drill.id}\", {drill.function})\n"

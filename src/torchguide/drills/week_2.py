@@ -183,7 +183,6 @@ FINITE_DIFFERENCE_GRADIENT = Drill(
 )
 
 
-
 # --- shard_iterable_dataset ---------------------------------------------------------------------
 
 
@@ -279,4 +278,83 @@ SHARD_ITERABLE_DATASET = Drill(
 )
 
 
-DRILLS = [SHARD_ITERABLE_DATASET, BALANCED_SAMPLE_WEIGHTS, FINITE_DIFFERENCE_GRADIENT]
+# --- saliency_map -------------------------------------------------------------------------------
+
+SALIENCY_RTOL, SALIENCY_ATOL = 1e-4, 1e-6
+
+
+def _saliency(model, image, target):
+    x = image.detach().clone().requires_grad_(True)
+    score = model(x.unsqueeze(0))[0, target]  # the class score, before softmax
+    (gradient,) = torch.autograd.grad(score, x)
+    return gradient.abs().amax(dim=0)
+
+
+def _small_classifier(channels, seed):
+    torch.manual_seed(seed)
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(channels, 4, 3, padding=1),
+        torch.nn.ReLU(),
+        torch.nn.AdaptiveAvgPool2d(1),
+        torch.nn.Flatten(),
+        torch.nn.Linear(4, 3),
+    ).eval()
+
+
+def _saliency_case(shape, target, seed=0, how=""):
+    model = _small_classifier(shape[0], seed)
+    image = torch.randn(shape, generator=torch.Generator().manual_seed(seed + 1))
+    return Case(f"for a {shape_text(shape)} image and class {target}{how}", (model, image, target))
+
+
+def _saliency_named():
+    wide = _saliency_case((3, 5, 6), 2)
+    model, image, target = wide.args
+    channels_last = image.permute(1, 2, 0).contiguous().permute(2, 0, 1)  # same values, other strides
+    return [
+        _saliency_case((1, 3, 3), 0),
+        wide,
+        Case(wide.where + " (non-contiguous)", (model, channels_last, target)),
+        _saliency_case((2, 1, 1), 1),
+    ]
+
+
+@st.composite
+def _saliency_generated(draw):
+    shape = (draw(st.integers(1, 3)), draw(st.integers(1, 6)), draw(st.integers(1, 6)))
+    return _saliency_case(shape, draw(st.integers(0, 2)), seed=draw(st.integers(0, 1000)))
+
+
+def _saliency_compare(case, got, expected):
+    expect_tensor(case, "saliency map", got, expected, rtol=SALIENCY_RTOL, atol=SALIENCY_ATOL)
+
+
+SALIENCY_MAP = Drill(
+    id="saliency_map",
+    title="A saliency map from the gradient of the class score",
+    page="week-2/day-9/visualizing-models",
+    question="saliency-maps",
+    difficulty="medium",
+    function="saliency",
+    statement=(
+        "Write `saliency(model, image, target) -> map`: `model` is a classifier in eval mode that takes "
+        "a batch `(B, C, H, W)` and returns scores `(B, classes)` before softmax; `image` is one float32 "
+        "image `(C, H, W)`. Return the vanilla saliency map, an `(H, W)` float32 tensor: for each pixel, "
+        "the largest absolute value over channels of the gradient of the score of class `target` with "
+        "respect to the image. Leave `image` as it was."
+    ),
+    hints=(
+        "Make a leaf copy of the image that requires grad, add the batch dimension, and take the score "
+        "`model(x)[0, target]`.",
+        "`torch.autograd.grad(score, x)` gives the gradient without touching the parameters' `.grad`; "
+        "the gradient of the softmax probability instead fades where the model is confident.",
+        "Absolute value first, then the maximum over dim 0 (the channels): `.abs().amax(dim=0)`.",
+    ),
+    reference=_saliency,
+    named_cases=_saliency_named,
+    generated=_saliency_generated(),
+    compare=_saliency_compare,
+    tolerance=f"rtol={SALIENCY_RTOL:g}, atol={SALIENCY_ATOL:g}",
+)
+
+DRILLS = [SHARD_ITERABLE_DATASET, BALANCED_SAMPLE_WEIGHTS, FINITE_DIFFERENCE_GRADIENT, SALIENCY_MAP]
