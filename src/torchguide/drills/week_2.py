@@ -357,4 +357,107 @@ SALIENCY_MAP = Drill(
     tolerance=f"rtol={SALIENCY_RTOL:g}, atol={SALIENCY_ATOL:g}",
 )
 
-DRILLS = [SHARD_ITERABLE_DATASET, BALANCED_SAMPLE_WEIGHTS, FINITE_DIFFERENCE_GRADIENT, SALIENCY_MAP]
+
+# --- length_bucketing_batches -------------------------------------------------------------------
+
+
+def _bucket_batches(lengths, max_tokens):
+    batches, batch, longest = [], [], 0
+    for index in sorted(range(len(lengths)), key=lambda i: lengths[i]):
+        grown = max(longest, lengths[index])
+        if batch and grown * (len(batch) + 1) > max_tokens:
+            batches.append(batch)
+            batch, grown = [], lengths[index]
+        batch.append(index)
+        longest = grown
+    if batch:
+        batches.append(batch)
+    return batches
+
+
+def _padded(lengths, batches):
+    return sum(max(lengths[i] for i in batch) * len(batch) for batch in batches if batch)
+
+
+def _bucket_case(lengths, max_tokens):
+    return Case(f"for lengths {list(lengths)} and max_tokens={max_tokens}", (list(lengths), max_tokens))
+
+
+def _bucket_named():
+    return [
+        _bucket_case([5, 1, 5, 1], 10),
+        _bucket_case([3, 8, 2, 7, 1, 9], 16),
+        _bucket_case([4], 4),
+        _bucket_case([12, 2], 10),  # a sequence longer than the budget gets a batch of its own
+        _bucket_case([], 8),
+    ]
+
+
+@st.composite
+def _bucket_generated(draw):
+    lengths = draw(st.lists(st.integers(1, 12), max_size=16))
+    return _bucket_case(lengths, draw(st.integers(4, 40)))
+
+
+def _bucket_compare(case, got, expected):
+    lengths, max_tokens = case.args
+    if not isinstance(got, list) or not all(isinstance(b, list) for b in got):
+        raise Mismatch(f"{case.where} you returned {got!r}; expected a list of lists of indices")
+    seen = sorted(i for batch in got for i in batch)
+    if seen != list(range(len(lengths))):
+        raise Mismatch(
+            f"{case.where} your batches {got} hold indices {seen}; expected each of "
+            f"range({len(lengths)}) exactly once"
+        )
+    if any(not batch for batch in got):
+        raise Mismatch(f"{case.where} your batches {got} include an empty batch")
+    for batch in got:
+        cost = max(lengths[i] for i in batch) * len(batch)
+        if len(batch) > 1 and cost > max_tokens:
+            raise Mismatch(
+                f"{case.where} your batch {batch} pads to {len(batch)} x {max(lengths[i] for i in batch)} = "
+                f"{cost} tokens, over max_tokens={max_tokens}"
+            )
+    if _padded(lengths, got) > _padded(lengths, expected):
+        raise Mismatch(
+            f"{case.where} your batches {got} pad to {_padded(lengths, got)} tokens in all; batching in "
+            f"order of length gives {expected}, {_padded(lengths, expected)} tokens"
+        )
+
+
+LENGTH_BUCKETING_BATCHES = Drill(
+    id="length_bucketing_batches",
+    title="Batches of similar length under a token budget",
+    page="week-2/day-6/collation-and-length-batching",
+    question="dynamic-batching",
+    difficulty="medium",
+    function="bucket_batches",
+    statement=(
+        "Write `bucket_batches(lengths, max_tokens) -> list[list[int]]`, the batches of a "
+        "`batch_sampler`: `lengths` is a list of sequence lengths (ints >= 1). Return lists of "
+        "indices that hold every index exactly once, no empty batch, each batch padding to at most "
+        "`max_tokens` tokens (its size times its longest length; a sequence longer than `max_tokens` "
+        "goes alone), and in all no more padded tokens than filling batches greedily in order of length."
+    ),
+    hints=(
+        "Padding costs least when a batch's sequences have about the same length: "
+        "sort the indices by length.",
+        "Walk the sorted indices, adding each to the current batch while `(len(batch) + 1) * longest` "
+        "stays within `max_tokens`; otherwise close the batch and start a new one.",
+        "Keep the last, partial batch (a `batch_sampler` has no `drop_last` of its own), and return an "
+        "empty list for no sequences.",
+    ),
+    reference=_bucket_batches,
+    named_cases=_bucket_named,
+    generated=_bucket_generated(),
+    compare=_bucket_compare,
+    tolerance="any batching at least as tight as the greedy one",
+)
+
+DRILLS = [
+    SHARD_ITERABLE_DATASET,
+    LENGTH_BUCKETING_BATCHES,
+    BALANCED_SAMPLE_WEIGHTS,
+    FINITE_DIFFERENCE_GRADIENT,
+    SALIENCY_MAP,
+]
