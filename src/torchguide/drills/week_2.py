@@ -454,10 +454,125 @@ LENGTH_BUCKETING_BATCHES = Drill(
     tolerance="any batching at least as tight as the greedy one",
 )
 
+
+# --- output_grad_norms --------------------------------------------------------------------------
+
+NORM_RTOL, NORM_ATOL = 1e-5, 1e-7
+
+
+def _output_grad_norms(model, x):
+    norms, handles = {}, []
+    for name, layer in model.named_children():
+
+        def record(module, grad_input, grad_output, name=name):
+            norms[name] = grad_output[0].norm().item()  # the gradient of the loss w.r.t. the output
+
+        handles.append(layer.register_full_backward_hook(record))
+    try:
+        model(x).sum().backward()
+    finally:
+        for handle in handles:
+            handle.remove()
+    return norms
+
+
+def _hooks_left(model):
+    return sum(
+        len(m._backward_hooks)
+        + len(m._forward_hooks)
+        + len(m._forward_pre_hooks)
+        + len(m._backward_pre_hooks)
+        for m in model.modules()
+    )
+
+
+def _with_hooks_counted(function):
+    """The checker also needs to know whether the function took its hooks off the model."""
+
+    def call(model, x):
+        return function(model, x), _hooks_left(model)
+
+    return call
+
+
+def _mlp_case(widths, batch, seed=0):
+    torch.manual_seed(seed)
+    layers = []
+    for a, b in zip(widths, widths[1:], strict=False):
+        layers += [torch.nn.Linear(a, b), torch.nn.Tanh()]
+    model = torch.nn.Sequential(*layers[:-1])
+    x = torch.randn(batch, widths[0], requires_grad=True)  # else the first hook warns of no input grad
+    shape = " -> ".join(map(str, widths))
+    return Case(f"for an MLP {shape} (Linear and Tanh) on a batch of {batch}", (model, x))
+
+
+def _norms_named():
+    return [_mlp_case([4, 8, 3], 2), _mlp_case([3, 5, 5, 2], 4), _mlp_case([2, 1], 1)]
+
+
+@st.composite
+def _norms_generated(draw):
+    widths = draw(st.lists(st.integers(1, 6), min_size=2, max_size=4))
+    return _mlp_case(widths, draw(st.integers(1, 4)), seed=draw(st.integers(0, 1000)))
+
+
+def _norms_compare(case, got, expected):
+    (norms, left), (wanted, _) = got, expected
+    if left:
+        raise Mismatch(
+            f"{case.where} your function left {left} hook{'s' if left != 1 else ''} on the model: "
+            "remove them (handle.remove())"
+        )
+    if not isinstance(norms, dict):
+        raise Mismatch(
+            f"{case.where} you returned a {type(norms).__name__}; expected a dict of layer name -> norm"
+        )
+    if sorted(norms) != sorted(wanted):
+        raise Mismatch(f"{case.where} your dict has the layers {sorted(norms)}; expected {sorted(wanted)}")
+    for name in wanted:
+        got_value = torch.tensor(float(norms[name]), dtype=torch.float64)
+        if not torch.isclose(
+            got_value, torch.tensor(wanted[name], dtype=torch.float64), rtol=NORM_RTOL, atol=NORM_ATOL
+        ):
+            raise Mismatch(
+                f"{case.where} your norm for layer {name} is {norms[name]:.5g}; expected {wanted[name]:.5g}"
+            )
+
+
+OUTPUT_GRAD_NORMS = Drill(
+    id="output_grad_norms",
+    title="Each layer's output-gradient norm, with backward hooks",
+    page="week-2/day-9/hooks-and-weight-histograms",
+    question="pytorch-hooks",
+    difficulty="medium",
+    function="output_grad_norms",
+    statement=(
+        "Write `output_grad_norms(model, x) -> dict[str, float]`: `model` is an `nn.Sequential` and `x` "
+        "a batch that requires grad. Run `model(x).sum().backward()` once and return, for each child "
+        "layer by its name (`'0'`, `'1'`, ...), the L2 norm of the gradient of that sum with respect "
+        "to the layer's output. "
+        "Use backward hooks, and leave no hook on the model afterwards."
+    ),
+    hints=(
+        "`layer.register_full_backward_hook(hook)` calls `hook(module, grad_input, grad_output)` during "
+        "`backward()`; each argument is a tuple of tensors.",
+        "`grad_output` is the gradient with respect to the layer's output; `grad_input`, its input.",
+        "Keep the handles that `register_full_backward_hook` returns and call `handle.remove()` in a "
+        "`finally:`; bind the layer's name as a default argument of the hook (`name=name`).",
+    ),
+    reference=_output_grad_norms,
+    named_cases=_norms_named,
+    generated=_norms_generated(),
+    compare=_norms_compare,
+    adapter=_with_hooks_counted,
+    tolerance=f"rtol={NORM_RTOL:g}, atol={NORM_ATOL:g}",
+)
+
 DRILLS = [
     SHARD_ITERABLE_DATASET,
     LENGTH_BUCKETING_BATCHES,
     BALANCED_SAMPLE_WEIGHTS,
     FINITE_DIFFERENCE_GRADIENT,
+    OUTPUT_GRAD_NORMS,
     SALIENCY_MAP,
 ]
