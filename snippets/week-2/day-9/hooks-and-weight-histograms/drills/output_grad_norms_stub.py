@@ -1,0 +1,3 @@
+def output_grad_norms(model, x):
+    """Each layer's output-gradient norm, with backward hooks."""
+    raise NotImplementedError

@@ -1,0 +1,3 @@
+def saliency(model, image, target):
+    """A saliency map from the gradient of the class score."""
+    raise NotImplementedError

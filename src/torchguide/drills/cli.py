@@ -1,0 +1,81 @@
+"""``python -m torchguide.drills``: list the drills, check a reader's file, show a drill's task,
+and for contributors, ``new NAME``: a drill's snippets and page section.
+
+Exit status: 0 when the check passes, 1 when it fails, 2 when the file cannot be checked (a
+syntax error, a missing function, a wrong signature) or the command is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from torchguide.drills import all_drills
+from torchguide.drills.framework import check
+from torchguide.drills.loading import ReaderFileError, load_function
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the command line; returns its exit status.
+
+    Examples:
+      ```python
+      from torchguide.drills.cli import main
+
+      assert main(["list"]) == 0
+      assert main(["check", "no_such_drill", "mine.py"]) == 2
+      ```
+    """
+    parser = argparse.ArgumentParser(prog="python -m torchguide.drills", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("list", help="the drills, by page, with their difficulty")
+    show = commands.add_parser("show", help="a drill's task, signature and hints")
+    show.add_argument("name")
+    checking = commands.add_parser("check", help="check the function in FILE against drill NAME")
+    checking.add_argument("name")
+    checking.add_argument("file")
+    new = commands.add_parser(
+        "new", help="write the stub, solution and page section of a drill defined in week_N.py"
+    )
+    new.add_argument("name")
+    arguments = parser.parse_args(argv)
+    drills = all_drills()
+
+    if arguments.command == "list":
+        page = None
+        for drill in drills.values():
+            if drill.page != page:
+                page = drill.page
+                print(f"{page}")
+            print(f"  {drill.id:<28} {drill.difficulty:<7} {drill.title}")
+        return 0
+
+    drill = drills.get(arguments.name)
+    if drill is None:
+        print(
+            f"no drill named {arguments.name!r}; `python -m torchguide.drills list` lists them",
+            file=sys.stderr,
+        )
+        return 2
+    if arguments.command == "new":
+        from pathlib import Path
+
+        from torchguide.drills.scaffold import scaffold
+
+        for line in scaffold(drill, Path.cwd()) or ["nothing to do: its files and section are in place"]:
+            print(line)
+        return 0
+    if arguments.command == "show":
+        print(f"{drill.title} ({drill.difficulty})\n\n{drill.statement}\n")
+        for number, hint in enumerate(drill.hints, 1):
+            print(f"Hint {number}: {hint}")
+        return 0
+
+    try:
+        function = load_function(arguments.file, drill.function, drill.reference)
+    except ReaderFileError as error:
+        print(error, file=sys.stderr)
+        return 2
+    report = check(drill, function, arguments.file)
+    print(report.text())
+    return 0 if report.ok else 1

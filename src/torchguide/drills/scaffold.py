@@ -1,0 +1,103 @@
+"""``python -m torchguide.drills new NAME``: the files of a drill already defined in week_N.py.
+
+Writes the stub and solution snippets (where they do not exist yet) from the reference's signature
+and source, a folder for its wrong solutions, and the drill's section on its page right after the
+question it practises (or brings an existing section up to date with the statement and hints).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import textwrap
+from pathlib import Path
+
+from torchguide.drills import all_drills
+from torchguide.drills.framework import Drill
+from torchguide.drills.pages import drill_section, practice_table
+
+
+def scaffold(drill: Drill, root: Path) -> list[str]:
+    """Writes what is missing of the drill under ``root``; returns what it did, one line each.
+
+    Examples:
+      ```python
+      import pathlib, tempfile
+      from torchguide.drills import get
+      from torchguide.drills.scaffold import scaffold
+
+      root = pathlib.Path(tempfile.mkdtemp())
+      drill = get("pad_collate")
+      page = root / "docs" / f"{drill.page}.md"
+      page.parent.mkdir(parents=True)
+      page.write_text("## Padding { #variable-length-sequences }\\n\\ntext\\n")
+      done = scaffold(drill, root)
+      assert (root / drill.stub_path).is_file() and "### Practice:" in page.read_text()
+      assert scaffold(drill, root) == []  # nothing left to do
+      ```
+    """
+    done = []
+    signature = inspect.signature(drill.reference)
+    header = f"def {drill.function}{signature}:\n"
+    stub = root / drill.stub_path
+    if not stub.exists():
+        stub.parent.mkdir(parents=True, exist_ok=True)
+        stub.write_text(f'{header}    """{drill.title}."""\n    raise NotImplementedError\n')
+        done.append(f"wrote {drill.stub_path}")
+    solution = root / drill.solution_path
+    if not solution.exists():
+        body = textwrap.dedent(inspect.getsource(drill.reference)).split("\n", 1)[1]
+        imports = "import torch\n" if "torch" in body else ""
+        imports += "import torch.nn.functional as F\n" if "F." in body else ""
+        imports += "\n" if imports else ""  # the library's import after the third-party ones
+        solution.write_text(
+            f"{imports}from torchguide.drills import check_here\n\n\n"
+            f"{header}{body.rstrip()}\n\n\ncheck_here(\"{drill.id}\", {drill.function})\n"
+        )
+        done.append(f"wrote {drill.solution_path} (from the reference: make it read well)")
+    wrong = root / "tests" / "torchguide" / "drills" / "wrong" / drill.id
+    if not wrong.exists():
+        wrong.mkdir(parents=True)
+        done.append(f"made {wrong.relative_to(root)}/ (add two wrong solutions, '# expect: <message>' first)")
+    done += _update_practice_page(root)
+    page = root / "docs" / f"{drill.page}.md"
+    text = page.read_text(encoding="utf-8")
+    section = drill_section(drill)
+    if section in text:
+        return done
+    old = re.search(rf"^### Practice: .* \{{ #{drill.anchor} \}}$.*?(?=^##|\Z)", text, re.M | re.S)
+    if old:
+        text = text[: old.start()] + section + "\n" + text[old.end() :].lstrip("\n")
+        done.append(f"updated its section on docs/{drill.page}.md")
+    else:
+        lines = text.split("\n")
+        heading = re.compile(rf"^## .* \{{ #{drill.question} \}}\s*$")
+        start = next((i for i, line in enumerate(lines) if heading.match(line)), None)
+        if start is None:
+            raise ValueError(f"docs/{drill.page}.md has no question #{drill.question}")
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        while end > start and not lines[end - 1].strip():
+            end -= 1
+        lines[end:end] = ["", *section.rstrip("\n").split("\n")]
+        text = "\n".join(lines)
+        done.append(f"inserted its section into docs/{drill.page}.md after #{drill.question}")
+    page.write_text(text, encoding="utf-8")
+    return done
+
+
+def _update_practice_page(root: Path) -> list[str]:
+    """The Practice page's table, from the table's first line to the end of the page, rewritten."""
+    practice, nav = root / "docs" / "practice.md", root / "mkdocs.yml"
+    if not practice.exists() or not nav.exists():
+        return []
+    titles = {
+        m[1].removesuffix(".md"): m[0]
+        for m in re.findall(r"- ([^:\n]+): (week-[\w/-]+\.md)", nav.read_text())
+    }
+    text = practice.read_text(encoding="utf-8")
+    table = practice_table(all_drills().values(), titles)
+    updated = text[: text.index("| topic | drill |")] + table + "\n"
+    if updated == text:
+        return []
+    practice.write_text(updated, encoding="utf-8")
+    return ["updated the table of docs/practice.md"]

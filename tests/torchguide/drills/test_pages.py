@@ -1,0 +1,30 @@
+"""Each drill's section stands on its page right after its question; the Practice page lists them all."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from drill_files import ROOT
+
+from torchguide.drills import all_drills
+from torchguide.drills.pages import drill_section, practice_table
+
+DRILLS = list(all_drills().values())
+
+
+@pytest.mark.parametrize("drill", DRILLS, ids=[d.id for d in DRILLS])
+def test_the_drill_section_follows_the_question_it_practises(drill):
+    page = (ROOT / "docs" / f"{drill.page}.md").read_text()
+    section = drill_section(drill)
+    assert page.count(section) == 1, f"docs/{drill.page}.md lacks drill_section({drill.id!r}) as it is now"
+    question = re.search(rf"^## .* \{{ #{drill.question} \}}$", page, re.M)
+    between = page[question.end() : page.index(section)]
+    assert "\n## " not in between, f"{drill.id} is not in the section of #{drill.question}"
+
+
+def test_the_practice_page_lists_every_drill():
+    nav = (ROOT / "mkdocs.yml").read_text()
+    titles = {m[1].removesuffix(".md"): m[0] for m in re.findall(r"- ([^:\n]+): (week-[\w/-]+\.md)", nav)}
+    assert practice_table(DRILLS, titles) in (ROOT / "docs" / "practice.md").read_text()
+    assert "Practice: practice.md" in nav
