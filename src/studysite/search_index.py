@@ -35,6 +35,10 @@ UNINDEXED = re.compile(r"<(pre|span class=\"filename\")(?=[\s>])")
 PAGE_ENTRY_BOOST = 0.1
 # Entries of pages without questions of their own, against a question's entry.
 SUPPORTING_PAGE_BOOST = 0.5
+# A drill's section names the question's topic in the words of a task: it is found, below the
+# question it practises.
+DRILL_ANCHOR_PREFIX = "drill-"
+DRILL_BOOST = 0.5
 # A question's text as Material indexes it: the Asked-as paragraph, the short answer's title and its
 # first block (short answers are one paragraph), then the full answer.
 QUESTION_TEXT = re.compile(r"(?s)(<p>Asked as:.*?<p>Short answer</p>\s*<(p|ol|ul)>.*?</\2>)(.*)")
@@ -70,6 +74,7 @@ def reshape(index_file: Path, question_locations: set[str]) -> None:
         page, _, anchor = doc["location"].partition("#")
         boost = doc.get("boost", 1) * (1 if page in question_pages else SUPPORTING_PAGE_BOOST)
         boost *= PAGE_ENTRY_BOOST if not anchor else 1
+        boost *= DRILL_BOOST if anchor.startswith(DRILL_ANCHOR_PREFIX) else 1
         if boost != 1:
             doc["boost"] = boost
         split = QUESTION_TEXT.match(doc["text"]) if doc["location"] in question_locations else None

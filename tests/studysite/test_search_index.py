@@ -2,7 +2,13 @@ import json
 
 from material.plugins.search.plugin import Parser
 
-from studysite.search_index import PAGE_ENTRY_BOOST, SUPPORTING_PAGE_BOOST, exclude_code_and_outputs, reshape
+from studysite.search_index import (
+    DRILL_BOOST,
+    PAGE_ENTRY_BOOST,
+    SUPPORTING_PAGE_BOOST,
+    exclude_code_and_outputs,
+    reshape,
+)
 
 SEPARATOR = r"""[\s\-,:!?=\[\]()"'`/*^~+<>\\_]+|\.(?!\d)|&[lg]t;"""  # mkdocs.yml's
 SNIPPET = """<h2 id="q">A question</h2>
@@ -80,3 +86,17 @@ def test_pages_without_questions_weigh_less_than_questions(tmp_path):
     assert review["boost"] == SUPPORTING_PAGE_BOOST * PAGE_ENTRY_BOOST
     assert review_q1["boost"] == SUPPORTING_PAGE_BOOST
     assert question["boost"] == 2  # a page's own front-matter boost is kept
+
+
+def test_a_drill_is_found_below_the_question_it_practises(tmp_path):
+    path = write_index(
+        tmp_path,
+        [
+            {"location": "views/#view", "title": "What is a view?", "text": QUESTION_TEXT},
+            {"location": "views/#drill-is-view", "title": "Practice: a view?", "text": "<p>Task.</p>"},
+        ],
+    )
+    reshape(path, {"views/#view"})
+    question, drill = json.loads(path.read_text())["docs"]
+    assert "boost" not in question
+    assert drill["boost"] == DRILL_BOOST < 1
