@@ -10,6 +10,9 @@ from __future__ import annotations
 import hashlib
 import itertools
 import tempfile
+import time
+import zipfile
+from io import BytesIO
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -88,4 +91,17 @@ def build_deck(questions: list[Question], site_url: str, timestamp: float) -> by
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "deck.apkg"
         genanki.Package(deck).write_to_file(path, timestamp=timestamp)
-        return path.read_bytes()
+        return _stamped(path.read_bytes(), timestamp)
+
+
+def _stamped(apkg: bytes, timestamp: float) -> bytes:
+    """The archive with every member dated ``timestamp``: genanki dates them with the clock, so two
+    builds a second apart differed."""
+    date_time = time.gmtime(max(timestamp, 315_532_800))[:6]  # zip dates start in 1980
+    out = BytesIO()
+    with zipfile.ZipFile(BytesIO(apkg)) as source, zipfile.ZipFile(out, "w") as target:
+        for member in source.infolist():
+            stamped = zipfile.ZipInfo(member.filename, date_time)
+            stamped.compress_type, stamped.external_attr = member.compress_type, member.external_attr
+            target.writestr(stamped, source.read(member))
+    return out.getvalue()

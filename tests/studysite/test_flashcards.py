@@ -1,6 +1,7 @@
 import io
 import os
 import sqlite3
+import time
 import zipfile
 from pathlib import Path
 
@@ -43,9 +44,13 @@ def test_each_question_becomes_a_card_with_its_short_answer_and_link(tmp_path):
     assert link == "https://example.org/site/week-1/day-1/#view"
 
 
-def test_the_same_questions_give_the_same_file():
+def test_the_same_questions_give_the_same_file(monkeypatch):
     questions = parse(PAGE, "p.md")
-    assert build_deck(questions, SITE, 1.7e9) == build_deck(questions, SITE, 1.7e9)
+    first = build_deck(questions, SITE, 1.7e9)
+    # An hour later by the clock: the archive must not carry the time it was written.
+    later = time.time() + 3600
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert build_deck(questions, SITE, 1.7e9) == first
 
 
 def test_no_questions_give_an_empty_deck(tmp_path):
