@@ -228,4 +228,239 @@ STABLE_BCE_WITH_LOGITS = Drill(
     tolerance=f"rtol={BCE_RTOL:g}, atol={BCE_ATOL:g}",
 )
 
-DRILLS = [CONTIGUOUS_FROM_STRIDES, PAD_COLLATE, STABLE_BCE_WITH_LOGITS]
+
+# --- micro_batch_accumulation -------------------------------------------------------------------
+
+ACCUMULATION_RTOL, ACCUMULATION_ATOL = 1e-5, 1e-6
+STALE_GRADIENT = 0.5  # what the last step left in every .grad when the reader's function starts
+
+
+def _big_batch_gradients(model, inputs, targets, micro_batch_size):
+    model.zero_grad()
+    F.mse_loss(model(inputs), targets).backward()  # the gradient the micro-batches must add up to
+
+
+def _with_stale_grads_watched(function):
+    """Each .grad starts with the last step's gradient; the forward passes' batch sizes are recorded."""
+
+    def call(model, inputs, targets, micro_batch_size):
+        for parameter in model.parameters():
+            parameter.grad = torch.full_like(parameter, STALE_GRADIENT)
+        sizes = []
+        handle = model.register_forward_pre_hook(lambda module, args: sizes.append(len(args[0])))
+        try:
+            function(model, inputs, targets, micro_batch_size)
+        finally:
+            handle.remove()
+        grads = {name: p.grad if p.grad is None else p.grad.clone() for name, p in model.named_parameters()}
+        return grads, max(sizes, default=0)
+
+    return call
+
+
+def _accumulation_case(n, micro_batch_size, widths=(2, 3, 1), seed=0):
+    generator = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(widths[0], widths[1]), torch.nn.Tanh(), torch.nn.Linear(widths[1], widths[2])
+    )
+    inputs = torch.randn(n, widths[0], generator=generator)
+    targets = torch.randn(n, widths[2], generator=generator)
+    where = f"for a batch of {n} in micro-batches of at most {micro_batch_size}"
+    return Case(where, (model, inputs, targets, micro_batch_size))
+
+
+def _accumulation_named():
+    return [
+        _accumulation_case(4, 2),
+        _accumulation_case(5, 2),  # micro-batches of 2, 2 and 1
+        _accumulation_case(7, 3, seed=1),
+        _accumulation_case(3, 8),  # one micro-batch
+        _accumulation_case(4, 1),
+        _accumulation_case(1, 1),
+    ]
+
+
+@st.composite
+def _accumulation_generated(draw):
+    widths = tuple(draw(st.lists(st.integers(1, 5), min_size=3, max_size=3)))
+    return _accumulation_case(
+        draw(st.integers(1, 9)), draw(st.integers(1, 5)), widths, seed=draw(st.integers(0, 1000))
+    )
+
+
+def _accumulation_compare(case, got, expected):
+    (grads, largest), (wanted, _) = got, expected
+    micro_batch_size = case.args[3]
+    if largest > micro_batch_size:
+        raise Mismatch(
+            f"{case.where} your model ran {largest} samples in one forward pass; "
+            f"a micro-batch may hold at most {micro_batch_size}"
+        )
+    for name, gradient in wanted.items():
+        if grads[name] is None:
+            raise Mismatch(f"{case.where} the .grad of {name} is None; expected the batch's gradient")
+        stale = torch.full_like(gradient, STALE_GRADIENT)
+        if torch.allclose(grads[name] - stale, gradient, rtol=ACCUMULATION_RTOL, atol=ACCUMULATION_ATOL):
+            raise Mismatch(
+                f"{case.where} the .grad of {name} still holds the last step's gradient added to "
+                "the new one: clear the gradients first"
+            )
+        expect_tensor(
+            case, f".grad of {name}", grads[name], gradient, rtol=ACCUMULATION_RTOL, atol=ACCUMULATION_ATOL
+        )
+
+
+MICRO_BATCH_ACCUMULATION = Drill(
+    id="micro_batch_accumulation",
+    title="Gradient accumulation over micro-batches of unequal size",
+    page="week-1/autograd",
+    question="gradient-accumulation",
+    difficulty="medium",
+    function="accumulate_gradients",
+    statement=(
+        "Write `accumulate_gradients(model, inputs, targets, micro_batch_size)`: the batch `inputs` "
+        "`(N, in)`, `targets` `(N, out)` is too big for one pass. Run forward and backward on "
+        "micro-batches of at most `micro_batch_size` samples (the last may be smaller) so that each "
+        "parameter's `.grad` ends holding the gradient of `F.mse_loss(model(inputs), targets)`, as "
+        "one big backward would give. The `.grad`s still hold the last step's gradients when it starts."
+    ),
+    hints=(
+        "`backward()` adds into `.grad`: call `model.zero_grad()` once, before the first micro-batch.",
+        "The big loss is a mean over N samples; a micro-batch's mean covers only its own `n_i`, so "
+        "weight it by `n_i / N`, not by `1 / k`: the last micro-batch may be smaller.",
+        "`inputs.split(micro_batch_size)` and `targets.split(micro_batch_size)` give the micro-batches.",
+    ),
+    reference=_big_batch_gradients,
+    named_cases=_accumulation_named,
+    generated=_accumulation_generated(),
+    compare=_accumulation_compare,
+    adapter=_with_stale_grads_watched,
+    tolerance=f"rtol={ACCUMULATION_RTOL:g}, atol={ACCUMULATION_ATOL:g}",
+)
+
+# --- linear_backward ----------------------------------------------------------------------------
+
+LINEAR_RTOL, LINEAR_ATOL = 1e-5, 1e-6
+
+
+def _linear_backward(x, weight, grad_output, frozen):
+    # Autograd's own answer; the checker runs the reader's function with autograd off.
+    with torch.enable_grad():
+        x = x.detach().requires_grad_(True)
+        weight = weight.detach().requires_grad_(not frozen)
+        bias = torch.zeros(weight.shape[0], dtype=weight.dtype, requires_grad=not frozen)
+        output = F.linear(x, weight, bias)
+        if frozen:
+            (grad_input,) = torch.autograd.grad(output, x, grad_output)
+            return grad_input, None, None
+        return torch.autograd.grad(output, (x, weight, bias), grad_output)
+
+
+def _without_autograd(function):
+    def call(x, weight, grad_output, frozen):
+        with torch.no_grad():
+            return function(x, weight, grad_output, frozen)
+
+    return call
+
+
+def _linear_case(leading, features_in, features_out, frozen=False, dtype=torch.float32, seed=0, how=""):
+    generator = torch.Generator().manual_seed(seed)
+    x = torch.randn(*leading, features_in, generator=generator).to(dtype)
+    weight = torch.randn(features_out, features_in, generator=generator).to(dtype)
+    grad_output = torch.randn(*leading, features_out, generator=generator).to(dtype)
+    layer = f"{'a frozen ' if frozen else ''}Linear({features_in}, {features_out})"
+    where = f"for {layer} on x of shape {shape_text(x.shape)} ({dtype}){how}"
+    return Case(where, (x, weight, grad_output, frozen))
+
+
+def _linear_named():
+    transposed = _linear_case((3,), 4, 2)
+    x, weight, grad_output, frozen = transposed.args
+    return [
+        _linear_case((4,), 3, 2),
+        _linear_case((2, 3), 4, 5),  # a batch of sequences
+        _linear_case((4,), 3, 2, frozen=True),
+        _linear_case((), 3, 2),  # one sample, no batch dimension
+        _linear_case((0,), 3, 2),  # an empty batch
+        Case(
+            transposed.where + " with a non-contiguous weight",
+            (x, weight.t().contiguous().t(), grad_output, frozen),
+        ),
+        _linear_case((2, 2, 2), 2, 3, frozen=True, dtype=torch.float64),
+    ]
+
+
+@st.composite
+def _linear_generated(draw):
+    leading = tuple(draw(st.lists(st.integers(0, 4), max_size=3)))
+    return _linear_case(
+        leading,
+        draw(st.integers(1, 5)),
+        draw(st.integers(1, 5)),
+        frozen=draw(st.booleans()),
+        dtype=draw(st.sampled_from([torch.float32, torch.float64])),
+        seed=draw(st.integers(0, 1000)),
+    )
+
+
+def _linear_compare(case, got, expected):
+    if not isinstance(got, tuple | list) or len(got) != 3:
+        raise Mismatch(
+            f"{case.where} you returned a {type(got).__name__}; expected (grad_input, grad_weight, grad_bias)"
+        )
+    frozen = case.args[3]
+    if got[0] is None:
+        raise Mismatch(
+            f"{case.where} your grad_input is None; the gradient still flows to the layer's input "
+            "(the chain rule needs d output / d x, which is the weight, frozen or not)"
+        )
+    expect_tensor(case, "grad_input", got[0], expected[0], rtol=LINEAR_RTOL, atol=LINEAR_ATOL)
+    for name, mine, wanted in zip(("grad_weight", "grad_bias"), got[1:], expected[1:], strict=True):
+        if frozen and mine is not None:
+            raise Mismatch(
+                f"{case.where} your {name} is a {type(mine).__name__}; expected None: autograd "
+                "computes no gradient for a weight with requires_grad=False"
+            )
+        if not frozen:
+            expect_tensor(case, name, mine, wanted, rtol=LINEAR_RTOL, atol=LINEAR_ATOL)
+
+
+LINEAR_BACKWARD = Drill(
+    id="linear_backward",
+    title="A linear layer's backward pass by hand, frozen or not",
+    page="week-1/autograd",
+    question="parameter-freezing",
+    difficulty="medium",
+    function="linear_backward",
+    statement=(
+        "Write `linear_backward(x, weight, grad_output, frozen) -> (grad_input, grad_weight, grad_bias)` "
+        "for `y = x @ weight.T + bias`: `x` is `(..., in)` with any number of leading dimensions, "
+        "`weight` `(out, in)`, and `grad_output` `(..., out)` is dL/dy. Return what autograd gives "
+        "for x, weight and bias; when `frozen`, weight and bias have `requires_grad=False`. "
+        "Autograd is off while it runs: use tensor operations."
+    ),
+    hints=(
+        "Each output element is `sum_j x[..., j] * weight[o, j] + bias[o]`: differentiate it "
+        "with respect to each of the three, then sum over every position that used it.",
+        "`grad_input = grad_output @ weight` whether or not the weight is frozen; a frozen weight and "
+        "bias get `None`, as their `.grad` stays.",
+        "Flatten the leading dimensions first, `g = grad_output.reshape(-1, out)` and "
+        "`x.reshape(-1, in)`: then `grad_weight = g.T @ x` and `grad_bias = g.sum(0)`.",
+    ),
+    reference=_linear_backward,
+    named_cases=_linear_named,
+    generated=_linear_generated(),
+    compare=_linear_compare,
+    adapter=_without_autograd,
+    tolerance=f"rtol={LINEAR_RTOL:g}, atol={LINEAR_ATOL:g}",
+)
+
+DRILLS = [
+    CONTIGUOUS_FROM_STRIDES,
+    PAD_COLLATE,
+    MICRO_BATCH_ACCUMULATION,
+    LINEAR_BACKWARD,
+    STABLE_BCE_WITH_LOGITS,
+]
