@@ -457,9 +457,125 @@ LINEAR_BACKWARD = Drill(
     tolerance=f"rtol={LINEAR_RTOL:g}, atol={LINEAR_ATOL:g}",
 )
 
+# --- ring_all_reduce ----------------------------------------------------------------------------
+
+RING_RTOL, RING_ATOL = 1e-5, 1e-6
+
+
+def _average_on_every_rank(grads, exchange):
+    # What all_reduce followed by DDP's division by the world size leaves on every rank.
+    average = torch.stack(grads).mean(0)
+    return [average.clone() for _ in grads]
+
+
+class _Ring:
+    """The ranks' only link: each rank sends one tensor to the next rank and receives one from the
+    previous, all at once; the elements that cross it are counted."""
+
+    def __init__(self, world_size):
+        self.world_size, self.elements_sent = world_size, 0
+
+    def __call__(self, messages):
+        if not isinstance(messages, list | tuple) or len(messages) != self.world_size:
+            raise ValueError(f"exchange takes a list of {self.world_size} tensors, one sent by each rank")
+        if not all(isinstance(m, torch.Tensor) for m in messages):
+            raise ValueError("exchange takes tensors: messages[r] is what rank r sends to rank r + 1")
+        self.elements_sent += sum(m.numel() for m in messages)
+        return [messages[rank - 1].clone() for rank in range(self.world_size)]
+
+
+def _over_a_ring(function):
+    def call(grads, exchange_unused):
+        ring = _Ring(len(grads))
+        return function(grads, ring), ring.elements_sent
+
+    return call
+
+
+def _ring_case(world_size, numel, seed=0):
+    generator = torch.Generator().manual_seed(seed)
+    grads = [torch.randn(numel, generator=generator) for _ in range(world_size)]
+    return Case(f"for {world_size} ranks and gradients of {numel} elements", (grads, None))
+
+
+def _ring_named():
+    return [
+        _ring_case(2, 4),
+        _ring_case(3, 6),
+        _ring_case(3, 7),  # chunks of 3, 2 and 2 elements
+        _ring_case(4, 3),  # fewer elements than ranks: one chunk is empty
+        _ring_case(1, 5),  # one rank: nothing to send
+        _ring_case(5, 12, seed=1),
+    ]
+
+
+@st.composite
+def _ring_generated(draw):
+    return _ring_case(draw(st.integers(1, 6)), draw(st.integers(0, 14)), seed=draw(st.integers(0, 1000)))
+
+
+def _ring_compare(case, got, expected):
+    (results, sent), (averages, _) = got, expected
+    grads = case.args[0]
+    world_size, numel = len(grads), grads[0].numel()
+    if not isinstance(results, list | tuple) or len(results) != world_size:
+        raise Mismatch(
+            f"{case.where} you returned {type(results).__name__}; expected a list of {world_size} tensors"
+        )
+    for rank, (mine, average) in enumerate(zip(results, averages, strict=True)):
+        if isinstance(mine, torch.Tensor) and mine.shape == average.shape and world_size > 1:
+            total = average * world_size
+            if torch.allclose(mine, total, rtol=RING_RTOL, atol=RING_ATOL) and not torch.allclose(
+                total, average, rtol=RING_RTOL, atol=RING_ATOL
+            ):
+                raise Mismatch(
+                    f"{case.where} rank {rank} holds the sum of the gradients; DDP divides it by "
+                    f"the world size, {world_size}, to average"
+                )
+        expect_tensor(case, f"gradient on rank {rank}", mine, average, rtol=RING_RTOL, atol=RING_ATOL)
+    ring = 2 * (world_size - 1) * numel
+    if sent != ring:
+        raise Mismatch(
+            f"{case.where} your ranks sent {sent} elements through exchange in all; a ring all-reduce "
+            f"sends 2 x (ranks - 1) x {numel} = {ring}: each chunk goes around once to be summed, "
+            "once to be shared"
+        )
+
+
+RING_ALL_REDUCE = Drill(
+    id="ring_all_reduce",
+    title="DDP's gradient average, as a ring all-reduce",
+    page="week-1/day-1/compile-and-distributed",
+    question="torch-distributed",
+    difficulty="hard",
+    function="ring_all_reduce",
+    statement=(
+        "Write `ring_all_reduce(grads, exchange) -> list`: `grads[r]` is rank r's 1-D gradient, "
+        "all of one length. `exchange(messages)` is the ring's only link: it takes a list with one "
+        "tensor per rank, sends `messages[r]` to rank `r + 1` (the last to rank 0) and returns what "
+        "each rank received. Return each rank's result, the average of all `grads`, as DDP leaves it, "
+        "sending 2 x (ranks - 1) x length elements in all."
+    ),
+    hints=(
+        "Cut each gradient into one chunk per rank with `tensor_split(ranks)` (`chunk` may return "
+        "fewer). Two phases of `ranks - 1` exchanges: reduce-scatter, then all-gather.",
+        "Reduce-scatter: at step s rank r sends its chunk `(r - s) % ranks` and adds what it receives "
+        "to its chunk `(r - s - 1) % ranks`; afterwards rank r holds chunk `(r + 1) % ranks` summed.",
+        "All-gather: at step s rank r sends its chunk `(r + 1 - s) % ranks` and stores what it "
+        "receives as chunk `(r - s) % ranks`. Work on clones, and divide by the number of ranks.",
+    ),
+    reference=_average_on_every_rank,
+    named_cases=_ring_named,
+    generated=_ring_generated(),
+    compare=_ring_compare,
+    adapter=_over_a_ring,
+    tolerance=f"rtol={RING_RTOL:g}, atol={RING_ATOL:g}",
+)
+
 DRILLS = [
     CONTIGUOUS_FROM_STRIDES,
     PAD_COLLATE,
+    RING_ALL_REDUCE,
     MICRO_BATCH_ACCUMULATION,
     LINEAR_BACKWARD,
     STABLE_BCE_WITH_LOGITS,
