@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import torch
 import torch.nn.functional as F
 from hypothesis import strategies as st
@@ -572,9 +574,126 @@ RING_ALL_REDUCE = Drill(
     tolerance=f"rtol={RING_RTOL:g}, atol={RING_ATOL:g}",
 )
 
+# --- adam_training_bytes ------------------------------------------------------------------------
+
+
+def _measured_bytes(model, amsgrad):
+    """Bytes of the parameters, their gradients and Adam's state after one real step, by kind."""
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    for parameter in trainable:
+        parameter.grad = torch.randn_like(parameter)  # what backward would leave
+    optimizer = torch.optim.Adam(model.parameters(), amsgrad=amsgrad)
+    optimizer.step()
+    nbytes = lambda t: t.numel() * t.element_size()  # noqa: E731
+    return {
+        "parameters": sum(nbytes(p) for p in model.parameters()),
+        "gradients": sum(nbytes(p.grad) for p in trainable),
+        "Adam's state": sum(nbytes(t) for state in optimizer.state.values() for t in state.values()),
+    }
+
+
+def _training_bytes(model, amsgrad):
+    return sum(_measured_bytes(model, amsgrad).values())
+
+
+def _tied_language_model():
+    model = torch.nn.Sequential(torch.nn.Embedding(10, 4), torch.nn.Linear(4, 10, bias=False))
+    model[1].weight = model[0].weight  # one tensor, two modules: a tied embedding and output layer
+    return model
+
+
+def _frozen_first_layer(model):
+    for parameter in model[0].parameters():
+        parameter.requires_grad_(False)
+    return model
+
+
+MODELS = {
+    "Linear(4, 3)": lambda: torch.nn.Linear(4, 3),
+    "Linear(4, 3, bias=False)": lambda: torch.nn.Linear(4, 3, bias=False),
+    "an MLP 4 -> 8 -> 2 with its first layer frozen": lambda: _frozen_first_layer(
+        torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+    ),
+    "an MLP 4 -> 8 -> 2": lambda: torch.nn.Sequential(
+        torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2)
+    ),
+    "Embedding(10, 4) with its weight tied to a Linear(4, 10)": _tied_language_model,
+    "Conv2d(3, 4, 3) and BatchNorm2d(4)": lambda: torch.nn.Sequential(
+        torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4)
+    ),
+}
+
+
+def _bytes_case(name, dtype=torch.float32, amsgrad=False, seed=0):
+    torch.manual_seed(seed)
+    model = MODELS[name]().to(dtype)
+    return Case(f"for {name} in {dtype} with amsgrad={amsgrad}", (model, amsgrad))
+
+
+def _bytes_named():
+    return [
+        _bytes_case("Linear(4, 3)"),
+        _bytes_case("an MLP 4 -> 8 -> 2 with its first layer frozen"),
+        _bytes_case("Linear(4, 3)", torch.bfloat16),
+        _bytes_case("Embedding(10, 4) with its weight tied to a Linear(4, 10)"),
+        _bytes_case("Conv2d(3, 4, 3) and BatchNorm2d(4)"),
+        _bytes_case("Linear(4, 3, bias=False)", torch.float64, amsgrad=True),
+    ]
+
+
+@st.composite
+def _bytes_generated(draw):
+    return _bytes_case(
+        draw(st.sampled_from(sorted(MODELS))),
+        draw(st.sampled_from([torch.float32, torch.float64, torch.bfloat16, torch.float16])),
+        amsgrad=draw(st.booleans()),
+    )
+
+
+def _bytes_compare(case, got, expected):
+    if isinstance(got, bool) or not isinstance(got, int):
+        raise Mismatch(
+            f"{case.where} you returned a {type(got).__name__}; expected an int, a number of bytes"
+        )
+    if got != expected:
+        parts = _measured_bytes(copy.deepcopy(case.args[0]), case.args[1])
+        said = ", ".join(f"{kind} {n}" for kind, n in parts.items())
+        raise Mismatch(
+            f"{case.where} you counted {got} bytes; after one step there are {expected}, of which {said}"
+        )
+
+
+ADAM_TRAINING_BYTES = Drill(
+    id="adam_training_bytes",
+    title="The memory a model needs to train with Adam",
+    page="week-1/day-1/devices-and-gpu-memory",
+    question="cuda-out-of-memory",
+    difficulty="medium",
+    function="training_bytes",
+    statement=(
+        "Write `training_bytes(model, amsgrad) -> int`: the bytes that the model's parameters, their "
+        "gradients and the state of `torch.optim.Adam(model.parameters(), amsgrad=amsgrad)` hold after "
+        "the first `backward()` and `optimizer.step()`. Not buffers, not activations. Parameters may be "
+        "of any float dtype, frozen (`requires_grad=False`) or shared between modules. Read the model "
+        "only: run no step."
+    ),
+    hints=(
+        "`p.numel() * p.element_size()` is a tensor's size in bytes; `model.parameters()` yields a "
+        "shared parameter once.",
+        "A frozen parameter gets no `.grad`, and Adam keeps no state for a parameter whose `.grad` is None.",
+        "Per trained parameter Adam keeps `exp_avg` and `exp_avg_sq` of its dtype (and `max_exp_avg_sq` "
+        "with amsgrad), plus a `step` counter: a 0-d float32 tensor, 4 bytes.",
+    ),
+    reference=_training_bytes,
+    named_cases=_bytes_named,
+    generated=_bytes_generated(),
+    compare=_bytes_compare,
+)
+
 DRILLS = [
     CONTIGUOUS_FROM_STRIDES,
     PAD_COLLATE,
+    ADAM_TRAINING_BYTES,
     RING_ALL_REDUCE,
     MICRO_BATCH_ACCUMULATION,
     LINEAR_BACKWARD,
