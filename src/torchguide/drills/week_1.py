@@ -1,4 +1,4 @@
-"""The drills of Week 1: memory and strides, padding sequences, a stable loss."""
+"""The drills of Week 1: views and strides, padding, training memory, all-reduce, autograd, a loss."""
 
 from __future__ import annotations
 
@@ -690,7 +690,129 @@ ADAM_TRAINING_BYTES = Drill(
     compare=_bytes_compare,
 )
 
+# --- view_strides -------------------------------------------------------------------------------
+
+
+def _view_strides(shape, strides, new_shape):
+    try:
+        return torch.empty_strided(shape, strides).view(new_shape).stride()
+    except RuntimeError:  # "view size is not compatible with input tensor's size and stride"
+        return None
+
+
+def _view_case(shape, strides, new_shape, how=""):
+    where = (
+        f"for shape {shape_text(shape)} and strides {tuple(strides)}{how} viewed as {shape_text(new_shape)}"
+    )
+    return Case(where, (tuple(shape), tuple(strides), tuple(new_shape)))
+
+
+def _view_named():
+    return [
+        _view_case((2, 3), (3, 1), (6,)),
+        _view_case((3, 2), (1, 3), (6,), " (a transpose)"),
+        _view_case((6, 4), (1, 6), (3, 2, 4), " (a transpose)"),  # splitting a dimension always works
+        _view_case((4, 2), (5, 1), (8,), " (two columns of a 4 x 5 matrix)"),
+        _view_case((4, 2), (5, 1), (2, 2, 2), " (two columns of a 4 x 5 matrix)"),
+        _view_case((2, 3, 4), (12, 1, 3), (6, 4)),  # dims 0 and 1 do not lie one after the other
+        _view_case((2, 3, 4), (12, 1, 3), (2, 3, 2, 2)),
+        _view_case((3, 4), (0, 1), (12,), " (an expand)"),
+        _view_case((3, 4), (0, 1), (3, 2, 2), " (an expand)"),
+        _view_case((2, 1, 3), (3, 99, 1), (6,)),  # a size-1 dimension's stride does not matter
+        _view_case((3, 2), (1, 3), (3, 1, 2)),
+        _view_case((), (), (1, 1)),
+        _view_case((0, 3), (3, 1), (3, 0)),
+    ]
+
+
+def _split(draw, size):
+    factors = [f for f in range(2, size) if size % f == 0]
+    if not factors:
+        return [size]
+    first = draw(st.sampled_from(factors))
+    return [first, size // first]
+
+
+@st.composite
+def _view_generated(draw):
+    shape = draw(st.lists(st.integers(1, 4), min_size=1, max_size=4))
+    order = draw(st.permutations(range(len(shape))))
+    steps = draw(st.lists(st.integers(1, 2), min_size=len(shape), max_size=len(shape)))
+    strides, step = [0] * len(shape), 1
+    for dim in reversed(order):  # a row-major layout in some order of the dims, some of them sliced
+        strides[dim] = step * steps[dim]
+        step *= shape[dim] * steps[dim]
+    new_shape = []
+    for size in shape:
+        move = draw(st.sampled_from(["keep", "split", "merge", "one"]))
+        if move == "merge" and new_shape:
+            new_shape[-1] *= size
+        elif move == "split":
+            new_shape += _split(draw, size)
+        elif move == "one":
+            new_shape += [1, size]
+        else:
+            new_shape.append(size)
+    return _view_case(shape, strides, new_shape)
+
+
+def _view_compare(case, got, expected):
+    shape, strides, new_shape = case.args
+    raises = f"torch.empty_strided({shape}, {strides}).view({new_shape})"
+    if got is not None and (
+        not isinstance(got, tuple | list)
+        or not all(isinstance(s, int) and not isinstance(s, bool) for s in got)
+    ):
+        raise Mismatch(f"{case.where} you returned {got!r}; expected a tuple of ints or None")
+    if expected is None:
+        if got is not None:
+            raise Mismatch(
+                f"{case.where} you returned {tuple(got)}; expected None: {raises} raises, since "
+                "a merged dimension would need one stride over memory that is not evenly spaced"
+            )
+        return
+    if got is None:
+        raise Mismatch(f"{case.where} you returned None; expected {expected}: {raises} works")
+    if len(got) != len(new_shape):
+        raise Mismatch(
+            f"{case.where} you returned {len(got)} strides; the new shape has {len(new_shape)} dims"
+        )
+    if 0 in new_shape:
+        return  # no element is ever addressed: any strides describe an empty view
+    stepped = [d for d, size in enumerate(new_shape) if size != 1]  # never stepped over otherwise
+    if any(got[d] != expected[d] for d in stepped):
+        raise Mismatch(f"{case.where} you returned {tuple(got)}; expected {expected} ({raises}.stride())")
+
+
+VIEW_STRIDES = Drill(
+    id="view_strides",
+    title="The strides of a view, or why view() refuses",
+    page="week-1/day-1/memory-and-views",
+    question="view-error",
+    difficulty="hard",
+    function="view_strides",
+    statement=(
+        "Write `view_strides(shape, strides, new_shape) -> tuple | None`: a tensor has this shape and "
+        "these strides (tuples of ints); `new_shape` has as many elements, with no `-1`. Return the "
+        "strides of `tensor.view(new_shape)`, or `None` where `view` raises. Use no tensor, only the "
+        "tuples. The strides of dimensions of size 1, and of an empty tensor, are not compared."
+    ),
+    hints=(
+        "Contiguity is not the condition: group the old dimensions into runs that lie one after the "
+        "other in memory (`stride[i] == stride[i + 1] * shape[i + 1]`), skipping dimensions of size 1.",
+        "Each run is one evenly spaced block of memory; the new dimensions must cover the runs exactly, "
+        "a whole number of new dimensions per run, or `view` raises.",
+        "Walk both shapes from the last dimension: within a run, a new dimension's stride is the run's "
+        "innermost stride times the product of the new sizes after it in that run.",
+    ),
+    reference=_view_strides,
+    named_cases=_view_named,
+    generated=_view_generated(),
+    compare=_view_compare,
+)
+
 DRILLS = [
+    VIEW_STRIDES,
     CONTIGUOUS_FROM_STRIDES,
     PAD_COLLATE,
     ADAM_TRAINING_BYTES,
