@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 from hypothesis import strategies as st
 from torch import nn
+from torch.utils.flop_counter import FlopCounterMode
 
 from torchguide.drills.framework import Case, Drill, Mismatch, expect_tensor, shape_text
 
@@ -168,6 +169,179 @@ CLIP_GRAD_NORM_BY_HAND = Drill(
 )
 
 
+# --- count_forward_flops ------------------------------------------------------------------------
+
+
+def _forward_flops(model, input_shape):
+    with FlopCounterMode(display=False) as counter:  # torch's own count is the reference
+        model(torch.zeros(input_shape))
+    return counter.get_total_flops()
+
+
+def _counted_without_running(function):
+    """The reader counts from the layers' settings: the checker's hooks refuse a forward pass."""
+    if function is _forward_flops:
+        return function
+
+    def refuse(module, args):
+        raise RuntimeError(
+            f"your code ran {type(module).__name__}: "
+            "count from the layers' settings without running the model"
+        )
+
+    def call(model, input_shape):
+        handles = [module.register_forward_pre_hook(refuse) for module in model.modules()]
+        try:
+            return function(model, input_shape)
+        finally:
+            for handle in handles:
+                handle.remove()
+
+    return call
+
+
+def _window_text(layer, stride_default):
+    """``k=5, s=2, p=1, d=2``: the kernel, and the stride, padding and dilation that are not the default."""
+    shown, defaults = [], {"s": stride_default, "p": 0, "d": 1}
+    for key, attribute in (("k", "kernel_size"), ("s", "stride"), ("p", "padding"), ("d", "dilation")):
+        value = getattr(layer, attribute)
+        value = value[0] if isinstance(value, tuple) and len(set(value)) == 1 else value
+        if key == "k" or value != defaults[key]:
+            shown.append(f"{key}={value}")
+    return ", ".join(shown)
+
+
+def _layer_text(layer):
+    """``Conv2d(4, 6, k=5, s=2, p=1, d=2, bias=False)``: a layer and its settings, briefly."""
+    if isinstance(layer, nn.Conv2d):
+        groups = f", groups={layer.groups}" if layer.groups != 1 else ""
+        bias = ", bias=False" if layer.bias is None else ""
+        return f"Conv2d({layer.in_channels}, {layer.out_channels}, {_window_text(layer, 1)}{groups}{bias})"
+    if isinstance(layer, nn.MaxPool2d):
+        return f"MaxPool2d({_window_text(layer, layer.kernel_size)})"
+    if isinstance(layer, nn.Linear):
+        return f"Linear({layer.in_features}, {layer.out_features}{', bias=False' * (layer.bias is None)})"
+    if isinstance(layer, nn.BatchNorm2d):
+        return f"BatchNorm2d({layer.num_features})"
+    if isinstance(layer, nn.AdaptiveAvgPool2d):
+        return f"AdaptiveAvgPool2d({layer.output_size})"
+    return f"{type(layer).__name__}()"
+
+
+def _flops_case(layers, input_shape):
+    model = nn.Sequential(*layers)
+    layers_text = " > ".join(_layer_text(layer) for layer in layers)
+    where = f"for {layers_text} on an input of shape {shape_text(input_shape)}"
+    return Case(where, (model, tuple(input_shape)))
+
+
+def _flops_named():
+    return [
+        _flops_case(
+            [
+                nn.Conv2d(3, 8, 3, padding=1),
+                nn.ReLU(),
+                nn.MaxPool2d(2),
+                nn.Conv2d(8, 16, 3),
+                nn.AdaptiveAvgPool2d(1),
+                nn.Flatten(),
+                nn.Linear(16, 10),
+            ],
+            (2, 3, 12, 12),
+        ),
+        _flops_case([nn.Conv2d(4, 6, 5, stride=2, padding=1, dilation=2, bias=False)], (1, 4, 11, 9)),
+        _flops_case(  # depthwise, then pointwise
+            [nn.Conv2d(8, 8, 3, padding=1, groups=8), nn.BatchNorm2d(8), nn.Conv2d(8, 16, 1)],
+            (2, 8, 6, 6),
+        ),
+        _flops_case([nn.Flatten(), nn.Linear(12, 7), nn.ReLU(), nn.Linear(7, 3, bias=False)], (5, 3, 4)),
+        _flops_case([nn.MaxPool2d(3, stride=2, padding=1), nn.Conv2d(2, 4, 2, stride=2)], (3, 2, 9, 9)),
+    ]
+
+
+def _conv_size(size, kernel, stride, padding, dilation):
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+
+
+@st.composite
+def _flops_generated(draw):
+    batch, channels = draw(st.integers(1, 3)), draw(st.sampled_from([1, 2, 4]))
+    input_shape = (batch, channels, draw(st.integers(4, 10)), draw(st.integers(4, 10)))
+    layers, size = [], min(input_shape[2:])
+    for _ in range(draw(st.integers(1, 2))):
+        out_channels = draw(st.sampled_from([2, 4, 6]))
+        groups = draw(st.sampled_from([g for g in (1, 2) if channels % g == 0 and out_channels % g == 0]))
+        kernel, stride = draw(st.integers(1, 3)), draw(st.integers(1, 2))
+        padding, dilation = draw(st.integers(0, 1)), draw(st.integers(1, 2))
+        if _conv_size(size, kernel, stride, padding, dilation) < 1:
+            kernel, dilation = 1, 1
+        layers += [nn.Conv2d(channels, out_channels, kernel, stride, padding, dilation, groups), nn.ReLU()]
+        size, channels = _conv_size(size, kernel, stride, padding, dilation), out_channels
+        if size >= 2 and draw(st.booleans()):
+            layers.append(nn.MaxPool2d(2))
+            size //= 2
+    features = nn.Sequential(*layers)(torch.zeros(1, *input_shape[1:]))  # the checker may run it
+    layers += [nn.Flatten(), nn.Linear(features.numel(), draw(st.integers(1, 5)))]
+    return _flops_case(layers, input_shape)
+
+
+def _flops_by_layer(model, input_shape):
+    with FlopCounterMode(display=False) as counter:
+        model(torch.zeros(input_shape))
+    counts = counter.get_flop_counts()
+    shown = []
+    for index, layer in enumerate(model):
+        flops = sum(counts.get(f"Sequential.{index}", {}).values())
+        if flops:
+            shown.append(f"{index} {type(layer).__name__}: {flops}")
+    return ", ".join(shown)
+
+
+def _flops_compare(case, got, expected):
+    integral = isinstance(got, int) or (isinstance(got, float) and got.is_integer())
+    if isinstance(got, bool) or not integral:
+        raise Mismatch(f"{case.where} you returned {got!r}; expected a whole number of FLOPs (an int)")
+    if int(got) != expected:
+        model, input_shape = case.args
+        why = ""
+        if 2 * int(got) == expected:
+            why = ": exactly half, the count of multiply-adds (MACs); one multiply-add is two FLOPs"
+        raise Mismatch(
+            f"{case.where} you count {int(got)} FLOPs; expected {expected}{why} "
+            f"(FlopCounterMode, by layer: {_flops_by_layer(model, input_shape)})"
+        )
+
+
+COUNT_FORWARD_FLOPS = Drill(
+    id="count_forward_flops",
+    title="FLOPs of a forward pass, counted by hand",
+    page="week-2/day-9/timing-flops-and-tensor-cores",
+    question="measuring-flops",
+    difficulty="medium",
+    function="forward_flops",
+    statement=(
+        "Write `forward_flops(model, input_shape) -> int`: `model` is an `nn.Sequential` of `Conv2d` (any "
+        "stride, padding, dilation, groups), `Linear`, `MaxPool2d`, `AdaptiveAvgPool2d`, `BatchNorm2d`, "
+        "`ReLU` and `Flatten`. Return the FLOPs of one forward pass on a float input of `input_shape` as "
+        "`FlopCounterMode` counts them, from the layers' settings, without running the model."
+    ),
+    hints=(
+        "Only `Conv2d` and `Linear` count, at 2 FLOPs per multiply-add; biases, activations, pooling "
+        "and normalization count 0. The other layers matter only through the shapes they produce.",
+        "Follow the shape layer by layer: a conv or pooling window gives "
+        "`(size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1` per spatial dimension.",
+        "A conv computes `N * C_out * H_out * W_out` outputs, each of `C_in / groups * kH * kW` "
+        "multiply-adds; a `Linear` on `(N, in)` does `N * in * out`.",
+    ),
+    reference=_forward_flops,
+    named_cases=_flops_named,
+    generated=_flops_generated(),
+    compare=_flops_compare,
+    adapter=_counted_without_running,
+)
+
+
 DRILLS = [
     CLIP_GRAD_NORM_BY_HAND,
+    COUNT_FORWARD_FLOPS,
 ]
