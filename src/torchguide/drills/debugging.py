@@ -3,6 +3,8 @@ restored, a loss average that keeps no graph, the first non-finite module, dead 
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import torch
 from hypothesis import strategies as st
 from torch import nn
@@ -341,7 +343,159 @@ COUNT_FORWARD_FLOPS = Drill(
 )
 
 
+# --- eval_mode_restored -------------------------------------------------------------------------
+
+
+@contextmanager
+def _evaluating(model):
+    modes = [(module, module.training) for module in model.modules()]
+    model.eval()
+    try:
+        yield model
+    finally:
+        for module, training in modes:
+            module.training = training
+
+
+class _InsideTheBlockError(Exception):
+    """What the checker raises inside the ``with`` block, to see that the modes come back anyway."""
+
+
+def _modes(model):
+    return {name: module.training for name, module in model.named_modules()}
+
+
+def _used_in_a_with_block(function):
+    """The checker uses the context manager as a reader would, and records the modes it sees."""
+
+    def call(model, raise_inside):
+        seen = {"propagated": False}
+        try:
+            with function(model) as given:
+                seen["inside"], seen["yielded"] = _modes(model), given
+                if raise_inside:
+                    raise _InsideTheBlockError("raised by the checker inside the with block")
+        except _InsideTheBlockError:
+            seen["propagated"] = True
+        seen["after"], seen["yielded"] = _modes(model), seen.get("yielded") is model
+        return seen
+
+    return call
+
+
+def _mode_model(nested, seed=0):
+    torch.manual_seed(seed)
+    if nested:
+        return nn.Sequential(
+            nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.ReLU()),
+            nn.Sequential(nn.Dropout(0.2), nn.Linear(8, 2)),
+        )
+    return nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Dropout(0.2), nn.Linear(8, 2))
+
+
+def _module_text(model, name):
+    return "the model" if name == "" else f"{name} ({type(model.get_submodule(name)).__name__})"
+
+
+def _mode_case(nested, in_eval=(), raise_inside=False):
+    """A model in training mode but for the modules named in ``in_eval`` (``""``: the model)."""
+    model = _mode_model(nested)
+    model.train()
+    for name in in_eval:
+        model.get_submodule(name).training = False
+    kind = "nested Sequentials" if nested else "a Sequential"
+    if len(in_eval) == len(_modes(model)):
+        where = f"for {kind} in eval mode"
+    elif in_eval:
+        frozen = ", ".join(_module_text(model, name) for name in in_eval)
+        where = f"for {kind} in training mode but for {frozen} in eval mode"
+    else:
+        where = f"for {kind} in training mode"
+    if raise_inside:
+        where += " and an exception raised inside the with block"
+    return Case(where, (model, raise_inside))
+
+
+def _mode_named():
+    flat = _modes(_mode_model(nested=False))
+    return [
+        _mode_case(nested=False),
+        _mode_case(nested=False, in_eval=tuple(flat)),
+        _mode_case(nested=False, in_eval=("1",)),  # a frozen BatchNorm while fine-tuning
+        _mode_case(nested=False, raise_inside=True),
+        _mode_case(nested=True, in_eval=("0", "0.1"), raise_inside=True),
+    ]
+
+
+@st.composite
+def _mode_generated(draw):
+    nested = draw(st.booleans())
+    names = sorted(_modes(_mode_model(nested)))
+    in_eval = draw(st.lists(st.sampled_from(names), unique=True).map(lambda chosen: tuple(sorted(chosen))))
+    return _mode_case(nested, in_eval, raise_inside=draw(st.booleans()))
+
+
+def _mode_compare(case, got, expected):
+    model, raise_inside = case.args
+    still_training = [name for name, training in got["inside"].items() if training]
+    if still_training:
+        shown = ", ".join(_module_text(model, name) for name in still_training)
+        raise Mismatch(
+            f"{case.where} your context manager leaves {shown} in training mode inside the with block; "
+            "every module must be in eval mode (model.eval() sets the flag on all of them)"
+        )
+    if not got["yielded"]:
+        raise Mismatch(f"{case.where} `with evaluating(model) as m` gives an m that is not the model")
+    if raise_inside and not got["propagated"]:
+        raise Mismatch(
+            f"{case.where} the exception did not reach the caller: your context manager swallowed it"
+        )
+    changed = [name for name in expected["after"] if got["after"][name] != expected["after"][name]]
+    if changed and raise_inside and not any(got["after"].values()) and any(expected["after"].values()):
+        raise Mismatch(
+            f"{case.where} your context manager leaves the model in eval mode after the with block: "
+            "restore the modes in a `finally:` block, which runs when the block raises too"
+        )
+    if changed:
+        name = changed[0]
+        was = "training" if expected["after"][name] else "eval"
+        now = "training" if got["after"][name] else "eval"
+        raise Mismatch(
+            f"{case.where} your context manager puts {_module_text(model, name)} in {now} mode after the "
+            f"with block; it was in {was} mode before: restore each module's own flag, not the model's"
+        )
+
+
+EVAL_MODE_RESTORED = Drill(
+    id="eval_mode_restored",
+    title="Eval mode for a block, each module's mode restored",
+    page="week-2/day-9/training-curves-and-eval-mode",
+    question="eval-mode-accuracy-drop",
+    difficulty="medium",
+    function="evaluating",
+    statement=(
+        "Write a context manager `evaluating(model)` for an evaluation inside a training loop: "
+        "`with evaluating(model) as m:` puts every module of `model` in eval mode and gives the model as "
+        "`m`. On leaving the block, also by an exception (which must reach the caller), each module "
+        "gets back its own earlier mode: a BatchNorm frozen in eval mode stays frozen."
+    ),
+    hints=(
+        "`@contextlib.contextmanager` turns a generator into a context manager: the code before its "
+        "`yield` runs on entering the block, the code after it on leaving.",
+        "`model.train(flag)` sets the flag of every submodule to the same value; record "
+        "`module.training` for each of `model.modules()` and set each one back.",
+        "Put the `yield` in `try:` and the restoring in `finally:`; do not catch the exception.",
+    ),
+    reference=_evaluating,
+    named_cases=_mode_named,
+    generated=_mode_generated(),
+    compare=_mode_compare,
+    adapter=_used_in_a_with_block,
+)
+
+
 DRILLS = [
     CLIP_GRAD_NORM_BY_HAND,
     COUNT_FORWARD_FLOPS,
+    EVAL_MODE_RESTORED,
 ]
