@@ -3,6 +3,7 @@ restored, a loss average that keeps no graph, the first non-finite module, dead 
 
 from __future__ import annotations
 
+import weakref
 from contextlib import contextmanager
 
 import torch
@@ -494,8 +495,144 @@ EVAL_MODE_RESTORED = Drill(
 )
 
 
+# --- eval_loss_without_leaks --------------------------------------------------------------------
+
+LOSS_RTOL = 1e-5
+
+
+def _mean_eval_loss(model, loss_fn, batches):
+    total, count = 0.0, 0
+    with torch.no_grad():
+        for x, y in batches:
+            total += loss_fn(model(x), y).item() * len(x)
+            count += len(x)
+    return total / count
+
+
+def _memory_watched(function):
+    """Counts, at each forward pass, the earlier batches whose activations (any module's output) are
+    still alive, and the forward passes that recorded an autograd graph."""
+
+    def call(model, loss_fn, batches):
+        batches_seen, watched = [], {"most_alive": 0, "graphs": 0}
+
+        def on_batch(module, args):
+            alive = sum(any(ref() is not None for ref in outputs) for outputs in batches_seen)
+            watched["most_alive"] = max(watched["most_alive"], alive)
+            batches_seen.append([])
+
+        def on_output(module, args, output):
+            if batches_seen:
+                batches_seen[-1].append(weakref.ref(output))  # a weak one: the checker keeps nothing
+
+        def on_model_output(module, args, output):
+            watched["graphs"] += output.grad_fn is not None
+
+        handles = [model.register_forward_pre_hook(on_batch), model.register_forward_hook(on_model_output)]
+        handles += [module.register_forward_hook(on_output) for module in model.modules()]
+        try:
+            watched["value"] = function(model, loss_fn, batches)
+        finally:
+            for handle in handles:
+                handle.remove()
+        return watched
+
+    return call
+
+
+LOSSES = {
+    "MSELoss": (nn.MSELoss, lambda g, n, k: torch.randn(n, k, generator=g)),
+    "L1Loss": (nn.L1Loss, lambda g, n, k: torch.randn(n, k, generator=g)),
+    "CrossEntropyLoss": (nn.CrossEntropyLoss, lambda g, n, k: torch.randint(0, k, (n,), generator=g)),
+}
+
+
+def _loss_case(sizes, loss_name, seed=0):
+    torch.manual_seed(seed)
+    model = nn.Sequential(nn.Linear(4, 32), nn.ReLU(), nn.Linear(32, 3))
+    make_loss, make_targets = LOSSES[loss_name]
+    generator = torch.Generator().manual_seed(seed + 1)
+    batches = [(torch.randn(n, 4, generator=generator), make_targets(generator, n, 3)) for n in sizes]
+    where = f"for {len(sizes)} batch{'es' * (len(sizes) != 1)} of sizes {list(sizes)} and {loss_name}"
+    return Case(where, (model, make_loss(), batches))
+
+
+def _loss_named():
+    return [
+        _loss_case([4, 4, 2], "MSELoss"),
+        _loss_case([3, 3, 3, 3], "CrossEntropyLoss"),
+        _loss_case([5, 1, 1], "L1Loss", seed=1),
+        _loss_case([1], "MSELoss", seed=2),
+    ]
+
+
+@st.composite
+def _loss_generated(draw):
+    sizes = draw(st.lists(st.integers(1, 6), min_size=1, max_size=4))
+    return _loss_case(sizes, draw(st.sampled_from(sorted(LOSSES))), seed=draw(st.integers(0, 1000)))
+
+
+def _loss_compare(case, got, expected):
+    model, loss_fn, batches = case.args
+    if got["most_alive"] >= 2:
+        raise Mismatch(
+            f"{case.where} your function keeps the activations of {got['most_alive']} earlier batches alive "
+            "while it runs: a kept loss keeps its graph and the tensors saved in it; keep floats"
+        )
+    if got["graphs"]:
+        raise Mismatch(
+            f"{case.where} your function records an autograd graph in {got['graphs']} of its "
+            f"{len(batches)} forward passes, for a backward pass that never comes: evaluate under "
+            "torch.no_grad()"
+        )
+    value, wanted = got["value"], expected["value"]
+    if not isinstance(value, float):
+        raise Mismatch(
+            f"{case.where} you returned a {type(value).__name__}; expected a Python float (loss.item())"
+        )
+    if abs(value - wanted) > LOSS_RTOL * abs(wanted):
+        sizes = [len(x) for x, _ in batches]
+        why = ""
+        if len(set(sizes)) > 1:
+            why = f": a batch's mean counts each of its {sizes} samples once; weight it by its size"
+        raise Mismatch(
+            f"{case.where} your mean loss is {value:.6g}; expected {wanted:.6g}, the mean over all "
+            f"{sum(sizes)} samples{why}"
+        )
+
+
+EVAL_LOSS_WITHOUT_LEAKS = Drill(
+    id="eval_loss_without_leaks",
+    title="An evaluation loss that keeps no graph alive",
+    page="week-2/day-9/bottlenecks-leaks-and-hangs",
+    question="silent-memory-leak",
+    difficulty="easy",
+    function="mean_eval_loss",
+    statement=(
+        "Write `mean_eval_loss(model, loss_fn, batches) -> float`: `batches` is a list of `(x, y)` pairs, "
+        "the last one possibly smaller, and `loss_fn(model(x), y)` is the mean loss over one batch. "
+        "Return the mean loss over all samples as a Python float. Build no autograd graph and keep no "
+        "tensor from one batch to the next: the checker watches both."
+    ),
+    hints=(
+        "A loss refers to its `grad_fn`, and through it to every tensor saved for the backward pass: "
+        "run the loop under `torch.no_grad()`.",
+        "Add up Python floats (`loss.item()`): a running sum of tensors keeps whatever they refer to.",
+        "A batch's mean counts each of its samples once: add `loss.item() * len(x)` and divide by the "
+        "number of samples, not of batches.",
+    ),
+    reference=_mean_eval_loss,
+    named_cases=_loss_named,
+    generated=_loss_generated(),
+    compare=_loss_compare,
+    adapter=_memory_watched,
+    tolerance=f"rtol={LOSS_RTOL:g}",
+)
+
+
 DRILLS = [
     CLIP_GRAD_NORM_BY_HAND,
     COUNT_FORWARD_FLOPS,
     EVAL_MODE_RESTORED,
+    EVAL_LOSS_WITHOUT_LEAKS,
 ]
