@@ -630,9 +630,161 @@ EVAL_LOSS_WITHOUT_LEAKS = Drill(
 )
 
 
+# --- first_nonfinite_output ---------------------------------------------------------------------
+
+
+def _first_nonfinite_output(model, x):
+    found, handles = [], []
+    for name, module in model.named_modules():
+
+        def check(module, args, output, name=name):
+            if not found and not torch.isfinite(output).all():
+                found.append(name)
+
+        handles.append(module.register_forward_hook(check))
+    try:
+        with torch.no_grad():
+            model(x)
+    finally:
+        for handle in handles:
+            handle.remove()
+    return found[0] if found else None
+
+
+class _Log(nn.Module):
+    """``log(x)``: NaN for a negative input, as a loss written in two steps makes one."""
+
+    def forward(self, x):
+        return torch.log(x)
+
+
+class _Net(nn.Module):
+    """A body and a head, the head registered first: the forward pass runs them the other way round."""
+
+    def __init__(self, body, width):
+        super().__init__()
+        self.head = nn.Linear(width, 2)
+        self.body = nn.Sequential(*body)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+
+def _hooks_on(model):
+    return sum(
+        len(m._forward_hooks) + len(m._forward_pre_hooks) + len(m._backward_hooks) for m in model.modules()
+    )
+
+
+def _with_hooks_counted(function):
+    """The checker also needs to know whether the function took its hooks off the model."""
+
+    def call(model, x):
+        return function(model, x), _hooks_on(model)
+
+    return call
+
+
+def _body(kinds, width):
+    make = {"Linear": lambda: nn.Linear(width, width), "Tanh": nn.Tanh, "ReLU": nn.ReLU, "Log": _Log}
+    return [nn.Linear(4, width) if i == 0 else make[kind]() for i, kind in enumerate(kinds)]
+
+
+def _nonfinite_case(kinds, poison=None, at=None, seed=0, width=6):
+    """``poison`` is "nan" or "inf", written into one weight of the Linear at ``body.<at>``."""
+    torch.manual_seed(seed)
+    model = _Net(_body(kinds, width), width).eval()
+    if poison:
+        with torch.no_grad():
+            model.body[at].weight[0, 0] = float(poison)
+    x = torch.randn(3, 4, generator=torch.Generator().manual_seed(seed + 1))
+    layers = " > ".join(kinds)
+    what = {None: "all weights finite", "nan": "one weight set to NaN", "inf": "one weight set to inf"}
+    return Case(f"for Net(body: {layers}; head: Linear) with {what[poison]}", (model, x))
+
+
+def _nonfinite_named():
+    return [
+        _nonfinite_case(["Linear", "Tanh", "Linear", "ReLU"], "nan", at=2),
+        _nonfinite_case(["Linear", "Tanh", "Linear", "Tanh"], "inf", at=0),  # tanh(inf) = 1: finite again
+        _nonfinite_case(["Linear", "Tanh", "Log", "Linear"]),  # log of a negative number
+        _nonfinite_case(["Linear", "ReLU", "Linear"]),
+        _nonfinite_case(["Linear"], "nan", at=0),
+    ]
+
+
+@st.composite
+def _nonfinite_generated(draw):
+    kinds = ["Linear", *draw(st.lists(st.sampled_from(["Linear", "Tanh", "ReLU", "Log"]), max_size=4))]
+    linears = [i for i, kind in enumerate(kinds) if kind == "Linear"]
+    poison = draw(st.sampled_from([None, "nan", "inf"]))
+    at = draw(st.sampled_from(linears)) if poison else None
+    return _nonfinite_case(kinds, poison, at, seed=draw(st.integers(0, 1000)))
+
+
+def _named_text(model, name):
+    if name is None:
+        return "None (every output finite)"
+    if name == "":
+        return "'' (the model itself)"
+    try:
+        return f"{name!r} ({type(model.get_submodule(name)).__name__.lstrip('_')})"
+    except AttributeError:
+        return f"{name!r} (no such module)"
+
+
+def _nonfinite_compare(case, got, expected):
+    (answer, left), (wanted, _) = got, expected
+    model, x = case.args
+    if left:
+        raise Mismatch(
+            f"{case.where} your function left {left} hook{'s' * (left != 1)} on the model: "
+            "remove them (handle.remove())"
+        )
+    if answer is not None and not isinstance(answer, str):
+        raise Mismatch(
+            f"{case.where} you returned a {type(answer).__name__}; expected a module's name or None"
+        )
+    if answer != wanted:
+        raise Mismatch(
+            f"{case.where} you answered {_named_text(model, answer)}; the first module whose output is "
+            f"not finite, in the order the forward pass runs, is {_named_text(model, wanted)}"
+        )
+
+
+FIRST_NONFINITE_OUTPUT = Drill(
+    id="first_nonfinite_output",
+    title="The first module whose output is not finite",
+    page="week-2/day-9/nan-loss-and-gradcheck",
+    question="nan-loss",
+    difficulty="medium",
+    function="first_nonfinite_module",
+    statement=(
+        "Write `first_nonfinite_module(model, x) -> str | None`: run `model(x)` once (`x` is finite) and "
+        "return the name, as in `model.named_modules()` (`''` for the model itself), of the first module "
+        "whose output holds a NaN or an infinity, in the order the forward pass finishes them; `None` if "
+        "every output is finite. Use forward hooks and leave none on the model."
+    ),
+    hints=(
+        "`module.register_forward_hook(hook)` calls `hook(module, args, output)` when that module's "
+        "forward returns; put one on every module of `model.named_modules()`.",
+        "A container's hook fires after its children's, and the forward pass need not follow the order "
+        "in which modules were registered: record the first failing name as the hooks fire.",
+        "`torch.isfinite(output).all()` catches both NaN and infinity; an infinity can turn finite "
+        "again (`tanh(inf) = 1`). Remove the handles in a `finally:`.",
+    ),
+    reference=_first_nonfinite_output,
+    named_cases=_nonfinite_named,
+    generated=_nonfinite_generated(),
+    compare=_nonfinite_compare,
+    adapter=_with_hooks_counted,
+)
+
+
 DRILLS = [
     CLIP_GRAD_NORM_BY_HAND,
     COUNT_FORWARD_FLOPS,
     EVAL_MODE_RESTORED,
     EVAL_LOSS_WITHOUT_LEAKS,
+    FIRST_NONFINITE_OUTPUT,
 ]
