@@ -781,10 +781,189 @@ FIRST_NONFINITE_OUTPUT = Drill(
 )
 
 
+# --- dead_relu_units ----------------------------------------------------------------------------
+
+
+def _dead_units(model, batches):
+    alive, handles = {}, []
+    for name, module in model.named_modules():
+        if isinstance(module, nn.ReLU):
+
+            def record(module, args, output, name=name):
+                positive = (output > 0).transpose(0, 1).reshape(output.shape[1], -1).any(dim=1)
+                alive[name] = alive.get(name, torch.zeros_like(positive)) | positive
+
+            handles.append(module.register_forward_hook(record))
+    try:
+        with torch.no_grad():
+            for x in batches:
+                model(x)
+    finally:
+        for handle in handles:
+            handle.remove()
+    return {name: torch.nonzero(~positive).flatten().tolist() for name, positive in alive.items()}
+
+
+def _positive_counts(model, batches):
+    """For each ReLU and batch, how many outputs of each unit were positive: what the messages cite."""
+    counts, handles = {}, []
+    for name, module in model.named_modules():
+        if isinstance(module, nn.ReLU):
+
+            def record(module, args, output, name=name):
+                per_unit = (output > 0).transpose(0, 1).reshape(output.shape[1], -1).sum(dim=1)
+                counts.setdefault(name, []).append(per_unit)
+
+            handles.append(module.register_forward_hook(record))
+    with torch.no_grad():
+        for x in batches:
+            model(x)
+    for handle in handles:
+        handle.remove()
+    return counts
+
+
+SPIKE = 10.0  # one input far above the others: the only one that wakes a sleepy unit
+
+
+def _relu_case(widths, sizes, dead=(), sleepy=(), conv=False, seed=0):
+    """``dead``: (layer, unit) pairs given a bias of -1000, never positive. ``sleepy``: (unit, batch)
+    pairs of the first layer, positive only for one input of that batch."""
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed + 1)
+    if conv:
+        trunk = nn.Sequential(nn.Conv2d(2, widths[0], 3, padding=1), nn.ReLU())
+        layers = [trunk, nn.Flatten(), nn.Linear(widths[0] * 9, widths[1]), nn.ReLU()]
+        batches = [torch.randn(n, 2, 3, 3, generator=generator) for n in sizes]
+        where = f"for Conv2d(2, {widths[0]}, k=3) > ReLU > Flatten > Linear > ReLU"
+        affine = [layers[0][0], layers[2]]
+    else:
+        layers = []
+        for a, b in zip(widths, widths[1:], strict=False):
+            layers += [nn.Linear(a, b), nn.ReLU()]
+        batches = [torch.randn(n, widths[0], generator=generator).clamp(-2, 2) for n in sizes]
+        where = f"for an MLP {' -> '.join(map(str, widths))} (Linear and ReLU)"
+        affine = layers[::2]
+    model = nn.Sequential(*layers)
+    with torch.no_grad():
+        for layer, unit in dead:
+            affine[layer].bias[unit] = -1000.0
+        for feature, (unit, batch) in enumerate(sleepy):
+            affine[0].weight[unit].zero_()
+            affine[0].weight[unit, feature] = 1.0
+            affine[0].bias[unit] = -SPIKE / 2
+            batches[batch][0, feature] = SPIKE
+    return Case(f"{where} over batches of sizes {list(sizes)}", (model, batches))
+
+
+def _relu_named():
+    return [
+        _relu_case([4, 8, 6], [3, 3], dead=[(0, 2), (1, 4)], sleepy=[(5, 0), (1, 1)]),
+        _relu_case([4, 6], [2, 2, 2], dead=[(0, 0), (0, 3)], sleepy=[(4, 1)]),
+        _relu_case([4, 5], [1], sleepy=[(0, 0)]),
+        _relu_case([3, 5], [2], conv=True, dead=[(0, 1), (1, 2)]),
+        _relu_case([4, 3, 3], [4]),
+    ]
+
+
+@st.composite
+def _relu_generated(draw):
+    conv = draw(st.booleans())
+    widths = [2, 3] if conv else [4]
+    widths += draw(st.lists(st.integers(2, 6), min_size=1, max_size=2))
+    widths = widths[:2] if conv else widths
+    sizes = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
+    layers = len(widths) - 1 if not conv else 2
+    units = [widths[i + (0 if conv else 1)] for i in range(layers)]
+    dead = draw(st.lists(st.tuples(st.integers(0, layers - 1), st.integers(0, 5)), max_size=3))
+    dead = sorted({(layer, unit % units[layer]) for layer, unit in dead})
+    sleepy = []
+    if not conv:
+        free = [u for u in range(units[0]) if (0, u) not in dead]
+        chosen = draw(st.lists(st.sampled_from(free), unique=True, max_size=2)) if free else []
+        sleepy = [(unit, draw(st.integers(0, len(sizes) - 1))) for unit in chosen]
+    return _relu_case(widths, sizes, dead, sleepy, conv, seed=draw(st.integers(0, 1000)))
+
+
+def _relu_compare(case, got, expected):
+    (answer, left), (wanted, _) = got, expected
+    model, batches = case.args
+    if left:
+        raise Mismatch(
+            f"{case.where} your function left {left} hook{'s' * (left != 1)} on the model: "
+            "remove them (handle.remove())"
+        )
+    if not isinstance(answer, dict):
+        raise Mismatch(f"{case.where} you returned a {type(answer).__name__}; expected a dict")
+    if sorted(answer) != sorted(wanted):
+        raise Mismatch(
+            f"{case.where} your dict has the keys {sorted(answer)}; expected the ReLUs {sorted(wanted)}"
+        )
+    counts = _positive_counts(model, batches)
+    for name, units in wanted.items():
+        mine = answer[name]
+        mine = mine.tolist() if isinstance(mine, torch.Tensor) else mine
+        if not isinstance(mine, list | tuple) or not all(isinstance(u, int) for u in mine):
+            raise Mismatch(
+                f"{case.where} your dead units of ReLU {name!r} are {mine!r}; expected a list of unit "
+                f"indices along dim 1, {units}"
+            )
+        n_units = counts[name][0].numel()
+        if len(set(mine)) != len(mine) or any(not 0 <= u < n_units for u in mine):
+            raise Mismatch(
+                f"{case.where} your dead units of ReLU {name!r} start {list(mine)[:8]}: {len(mine)} indices, "
+                f"some repeated or out of range, for its {n_units} units along dim 1 (a conv's unit is a "
+                "whole channel)"
+            )
+        if sorted(mine) == units:
+            continue
+        awake = sorted(set(mine) - set(units))
+        if awake:
+            unit = awake[0]
+            batch = next(b for b, c in enumerate(counts[name]) if unit < len(c) and c[unit] > 0)
+            times = int(counts[name][batch][unit])
+            why = f"unit {unit} is positive for {times} output{'s' * (times != 1)} in batch {batch}"
+        else:
+            why = f"unit {sorted(set(units) - set(mine))[0]} is positive for no input in any batch"
+        raise Mismatch(
+            f"{case.where} your dead units of ReLU {name!r} are {sorted(mine)}; expected {units}: {why}"
+        )
+
+
+DEAD_RELU_UNITS = Drill(
+    id="dead_relu_units",
+    title="Dead ReLU units over a few batches",
+    page="week-2/day-9/hooks-and-weight-histograms",
+    question="dying-relu",
+    difficulty="medium",
+    function="dead_units",
+    statement=(
+        "Write `dead_units(model, batches) -> dict[str, list[int]]`: run `model` on each tensor of "
+        "`batches` and return, for every `nn.ReLU` module by its name in `model.named_modules()`, the "
+        "sorted indices of its dead units: those along dim 1 (a feature, or a conv's channel) that are "
+        "never positive, for any input of any batch. Use forward hooks and leave none on the model."
+    ),
+    hints=(
+        "Keep one boolean per unit, 'has been positive', for each ReLU, and OR each batch into it: a "
+        "unit quiet in one batch may wake up in the next.",
+        "For an output of shape `(N, C, H, W)` a unit is a channel: reduce over every dim but 1, e.g. "
+        "`(out > 0).transpose(0, 1).reshape(C, -1).any(dim=1)`.",
+        "The dead units are `torch.nonzero(~alive).flatten().tolist()`; bind the ReLU's name as a "
+        "default argument of the hook (`name=name`) and remove the handles in a `finally:`.",
+    ),
+    reference=_dead_units,
+    named_cases=_relu_named,
+    generated=_relu_generated(),
+    compare=_relu_compare,
+    adapter=_with_hooks_counted,
+)
+
+
 DRILLS = [
     CLIP_GRAD_NORM_BY_HAND,
     COUNT_FORWARD_FLOPS,
     EVAL_MODE_RESTORED,
     EVAL_LOSS_WITHOUT_LEAKS,
     FIRST_NONFINITE_OUTPUT,
+    DEAD_RELU_UNITS,
 ]
