@@ -3,6 +3,7 @@ restored, a loss average that keeps no graph, the first non-finite module, dead 
 
 from __future__ import annotations
 
+import sys
 import weakref
 from contextlib import contextmanager
 
@@ -22,8 +23,12 @@ def _clip_grad_norm(parameters, max_norm):
     return torch.nn.utils.clip_grad_norm_(parameters, max_norm)  # torch's behaviour is the reference
 
 
+TORCH_CLIPPING = torch.nn.utils.clip_grad.__file__  # clip_grad_norm_, get_total_norm, clip_grads_with_norm_
+
+
 def _clipping_done_by(function):
-    """Parameters with their gradients, made afresh for each call (a deep copy drops ``.grad``)."""
+    """Parameters with their gradients, made afresh for each call (a deep copy drops ``.grad``), and
+    whether the call went into torch's own clipping, however the reader imported it."""
 
     def call(values, grads, max_norm, as_generator):
         parameters = []
@@ -31,8 +36,19 @@ def _clipping_done_by(function):
             parameter = nn.Parameter(value.clone())
             parameter.grad = None if grad is None else grad.clone()
             parameters.append(parameter)
-        returned = function(iter(parameters) if as_generator else parameters, max_norm)
-        return returned, [p.grad for p in parameters]
+        used_torch = []
+
+        def watch(frame, event, arg):
+            if event == "call" and frame.f_code.co_filename == TORCH_CLIPPING:
+                used_torch.append(frame.f_code.co_name)
+
+        before = sys.getprofile()
+        sys.setprofile(None if function is _clip_grad_norm else watch)
+        try:
+            returned = function(iter(parameters) if as_generator else parameters, max_norm)
+        finally:
+            sys.setprofile(before)
+        return returned, [p.grad for p in parameters], used_torch
 
     return call
 
@@ -88,7 +104,12 @@ def _scale_of(got, original):
 
 def _clip_compare(case, got, expected):
     values, grads, max_norm, as_generator = case.args
-    (norm, got_grads), (wanted_norm, wanted_grads) = got, expected
+    (norm, got_grads, used_torch), (wanted_norm, wanted_grads, _) = got, expected
+    if used_torch:
+        called = next((name for name in used_torch if not name.startswith("_")), "clip_grad_norm_")
+        raise Mismatch(
+            f"{case.where} your clip_grad_norm calls torch.nn.utils.{called}; the drill asks you to write it"
+        )
     total = float(wanted_norm)
     for i, (mine, wanted) in enumerate(zip(got_grads, wanted_grads, strict=True)):
         if wanted is None and mine is not None:
