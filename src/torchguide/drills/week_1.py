@@ -439,8 +439,9 @@ LINEAR_BACKWARD = Drill(
     statement=(
         "Write `linear_backward(x, weight, grad_output, frozen) -> (grad_input, grad_weight, grad_bias)` "
         "for `y = x @ weight.T + bias`: `x` is `(..., in)` with any number of leading dimensions, "
-        "`weight` `(out, in)`, and `grad_output` `(..., out)` is dL/dy. Return what autograd gives "
-        "for x, weight and bias; when `frozen`, weight and bias have `requires_grad=False`. "
+        "`weight` `(out, in)`, and `grad_output` `(..., out)` is dL/dy. Return what autograd would "
+        "put in `x.grad`, `weight.grad` and `bias.grad`; when `frozen`, weight and bias have "
+        "`requires_grad=False`. "
         "Autograd is off while it runs: use tensor operations."
     ),
     hints=(
@@ -674,8 +675,8 @@ ADAM_TRAINING_BYTES = Drill(
         "Write `training_bytes(model, amsgrad) -> int`: the bytes that the model's parameters, their "
         "gradients and the state of `torch.optim.Adam(model.parameters(), amsgrad=amsgrad)` hold after "
         "the first `backward()` and `optimizer.step()`. Not buffers, not activations. Parameters may be "
-        "of any float dtype, frozen (`requires_grad=False`) or shared between modules. Read the model "
-        "only: run no step."
+        "of any float dtype, frozen (`requires_grad=False`) or shared between modules. Count from "
+        "the parameters alone, without running an optimizer."
     ),
     hints=(
         "`p.numel() * p.element_size()` is a tensor's size in bytes; `model.parameters()` yields a "

@@ -43,3 +43,21 @@ def test_it_brings_an_old_section_up_to_date(project):
     assert scaffold(drill, root) == [f"updated its section on docs/{drill.page}.md"]
     assert page.read_text().count(drill_section(drill)) == 1
     assert page.read_text().count("### Practice:") == 1
+
+
+def test_updating_a_pages_second_drill_leaves_the_first_and_the_text_between(tmp_path):
+    first, second = get("micro_batch_accumulation"), get("linear_backward")
+    assert first.page == second.page
+    original = (ROOT / "docs" / f"{second.page}.md").read_text()
+    page = tmp_path / "docs" / f"{second.page}.md"
+    page.parent.mkdir(parents=True)
+    page.write_text(
+        original.replace(drill_section(second), drill_section(second).replace("by hand", "by foot"))
+    )
+    assert page.read_text() != original  # an old section of the second drill, after the first one's
+    for path in (second.stub_path, second.solution_path):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text((ROOT / path).read_text())
+    (tmp_path / "tests" / "torchguide" / "drills" / "wrong" / second.id).mkdir(parents=True)
+    assert scaffold(second, tmp_path) == [f"updated its section on docs/{second.page}.md"]
+    assert page.read_text() == original
