@@ -33,14 +33,6 @@ class DrillFailed(AssertionError):  # noqa: N818  read as "raise DrillFailed(...
 
     In a notebook it is shown as that report alone: IPython prints what ``_render_traceback_``
     returns in place of a traceback, which would only show the checker's own lines.
-
-    Examples:
-      ```python
-      from torchguide.drills import DrillFailed
-
-      error = DrillFailed("FAIL f is not written yet\ndemo: 1 of 1 named cases failed")
-      assert error._render_traceback_()[-1] == "demo: 1 of 1 named cases failed"
-      ```
     """
 
     def _render_traceback_(self) -> list[str]:
