@@ -178,10 +178,11 @@ def _check_cell(root: Path, drill: str, stub_path: str) -> nbformat.NotebookNode
     if not (root / solution).is_file():
         return None  # the drill's own tests say so; the notebook keeps the stub as it is
     _, check = split_solution(_snippet_code(root, solution)[1])
-    if not check:
+    calls = [node for node in ast.walk(ast.parse(check)) if isinstance(node, ast.Call)]
+    if not calls:
         return None
-    call = ast.parse(check).body[-1].value  # type: ignore[attr-defined]
-    written = call.args[1].id if len(call.args) > 1 and isinstance(call.args[1], ast.Name) else "function"
+    arguments = calls[-1].args
+    written = arguments[1].id if len(arguments) > 1 and isinstance(arguments[1], ast.Name) else "function"
     comment = f"# Checks the {written} you wrote in the cell above: run that cell, then this one."
     cell = nbformat.v4.new_code_cell(f"{comment}\n{check}")
     cell.metadata["docexec"] = {"drill": drill, "role": "check"}
