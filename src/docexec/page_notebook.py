@@ -66,7 +66,7 @@ def plain_markdown(lines: list[str], url_of: Callable[[str], str | None]) -> lis
         if admonition or tab:
             body, index = _body(lines, index + 1)
             if admonition:
-                title = admonition.group(2) or admonition.group(1).replace("-", " ").capitalize()
+                title = _title(admonition)
                 inner = plain_markdown(body, url_of)
                 if line.startswith("???"):  # folded on the page: folded in the notebook
                     out += _details(title, inner, is_open=line.startswith("???+"))
@@ -88,6 +88,37 @@ def _details(title: str, body: list[str], is_open: bool = False) -> list[str]:
     summary = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(title, quote=False))
     opening = f"<details{' open' if is_open else ''}><summary><b>{summary}</b></summary>"
     return [opening, "", *body, "", "</details>"]
+
+
+def _open_blocks_that_run_snippets(lines: list[str]) -> list[str]:
+    """An admonition or tab whose body runs a snippet, as a bold title and its body dedented: a
+    notebook's code cell cannot sit inside Markdown, so a block cannot fold or quote it. A drill's
+    reference solution keeps its block: it is folded as Markdown, not run."""
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        admonition, tab = _ADMONITION.match(line), _TAB.match(line)
+        if admonition or tab:
+            body, end = _body(lines, index + 1)
+            runs = [text.split()[-1] for text in body if text.lstrip().startswith("%run ")]
+            if any(not _is_drill_solution(path) for path in runs):
+                title = tab.group(1) if tab else _title(admonition)  # type: ignore[arg-type]
+                out += [f"**{title}**", "", *_open_blocks_that_run_snippets(body)]
+                index = end
+                continue
+        out.append(line)
+        index += 1
+    return out
+
+
+def _is_drill_solution(path: str) -> bool:
+    drill = _DRILL_SNIPPET.search(path)
+    return drill is not None and drill.group(2) == "solution"
+
+
+def _title(admonition: re.Match) -> str:
+    return admonition.group(2) or admonition.group(1).replace("-", " ").capitalize()
 
 
 def _link(match: re.Match, url_of: Callable[[str], str | None]) -> str:
@@ -199,7 +230,7 @@ def _without_fold_header(prose: list[str]) -> tuple[list[str], str | None]:
     header = _ADMONITION.match(prose[end - 1]) if end else None
     if header is None:
         return prose, None
-    return prose[: end - 1], header.group(2) or header.group(1).replace("-", " ").capitalize()
+    return prose[: end - 1], _title(header)
 
 
 def _fenced(code: str, language: str) -> list[str]:
@@ -234,7 +265,7 @@ def notebook_for_page(
 ) -> nbformat.NotebookNode:
     """``url_of`` maps a link's target (``../autograd.md``) to the published page's URL, or None."""
     front = _FRONT_MATTER.match(markdown)
-    lines = markdown[front.end() if front else 0 :].splitlines()
+    lines = _open_blocks_that_run_snippets(markdown[front.end() if front else 0 :].splitlines())
     cells: list[nbformat.NotebookNode] = []
     sources: list[str] = []
     start, count = 0, 0

@@ -321,3 +321,22 @@ def test_a_solution_splits_into_what_the_reader_writes_and_the_check():
     )
     assert written == "import torch\n\n\ndef f(x):\n    return x"
     assert check == 'from torchguide.drills import check_here\n\ncheck_here(\n    "demo",\n    f,\n)'
+
+
+def test_a_folded_block_that_runs_a_snippet_opens_into_a_title_prose_and_the_code_cell(module_project):
+    from docexec.result import PASSED, Result
+
+    module_project.snippet("page/inside.py", "print('inside')\n")
+    page = (
+        '??? note "Why `x`"\n    Before the snippet.\n\n    %run snippets/page/inside.py\n\n'
+        "    After it, a paragraph\n    on two lines.\n\nOutside.\n"
+    )
+    built = page_notebook.notebook_for_page(
+        module_project.root, page, lambda path: Result(path=path, status=PASSED), {}
+    )
+    cells = [(cell.cell_type, cell.source) for cell in built.cells[1:]]
+    assert cells == [
+        ("markdown", "**Why `x`**\n\nBefore the snippet."),
+        ("code", "print('inside')"),
+        ("markdown", "After it, a paragraph\non two lines.\n\nOutside."),  # not an indented code block
+    ]
