@@ -3,9 +3,10 @@ cells with the outputs the build recorded, and a first cell that installs what t
 
 The prose is written in Material's Markdown (admonitions, ``///`` blocks, attribute lists) that
 Jupyter does not read, and no library converts it, so the few constructs the pages use are turned
-into plain Markdown here: an admonition becomes a quote under its bold title, blocks and attribute
-lists are dropped, links to other pages point at the published site. A collapsible admonition
-(``???``) stays folded: an HTML ``<details>`` block, which Jupyter, Colab and GitHub fold alike.
+into plain Markdown here: an admonition becomes a quote under its bold title, a collapsible one
+(``???``) stays folded (an HTML ``<details>`` block, which Jupyter, Colab and GitHub fold alike), one
+that runs a snippet opens into its bold title and paragraphs around the snippet's cell; blocks and
+attribute lists are dropped, links to other pages point at the published site.
 
 A drill's section (its stub and solution snippets under ``drills/``, named ``<id>_stub.py`` and
 ``<id>_solution.py``) becomes cells the reader works in: the stub as a code cell to write in, then a
@@ -35,6 +36,7 @@ _BLOCK_FENCE = re.compile(r"^///")  # pymdownx.blocks: `/// html | div.answer` .
 _HEADING_ATTRIBUTES = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
 GPU_NOTE = "*The next cell needs a CUDA GPU; this copy of the site was built without one: no output.*"
 _PAGE_LINK = re.compile(r"\]\((?!\w+:|/|#)([^)\s#]+\.md)(#[^)\s]*)?\)")
+# A drill's snippets, where torchguide.drills' Drill.stub_path and solution_path put them.
 _DRILL_SNIPPET = re.compile(r"(?:^|/)drills/(\w+)_(stub|solution)\.py$")
 CHECKER = "check_here"  # what a drill's solution snippet calls last: torchguide.drills.check_here
 
