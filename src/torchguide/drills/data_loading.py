@@ -142,7 +142,8 @@ class _StringArray:
         return self.buffer[self.offsets[i] : self.offsets[i + 1]].tobytes().decode("utf-8")
 
 
-_ARRAY_TYPES = (np.ndarray, torch.Tensor, bytes, int, float, bool)
+# One object each, whose reading writes no other object: a worker copies only the page of its header.
+_ONE_OBJECT_TYPES = (np.ndarray, torch.Tensor, np.generic, bytes, str, int, float, bool, type(None))
 
 
 def _held_values(array):
@@ -158,6 +159,8 @@ def _nbytes(value):
         return value.nbytes
     if isinstance(value, torch.Tensor):
         return value.numel() * value.element_size()
+    if isinstance(value, str):
+        return len(value.encode("utf-8"))
     return len(value) if isinstance(value, bytes) else 0
 
 
@@ -212,7 +215,7 @@ def _strings_compare(case, got, expected):
     (strings,) = case.args
     for name, value in got["fields"].items():
         objects = isinstance(value, np.ndarray) and value.dtype == object
-        if objects or not isinstance(value, _ARRAY_TYPES):
+        if objects or not isinstance(value, _ONE_OBJECT_TYPES):
             kind = "NumPy array of objects" if objects else type(value).__name__
             raise Mismatch(
                 f"{case.where} your StringArray keeps a {kind} in self.{name}: reading its items writes "
