@@ -890,12 +890,11 @@ def _relu_named():
 @st.composite
 def _relu_generated(draw):
     conv = draw(st.booleans())
-    widths = [2, 3] if conv else [4]
-    widths += draw(st.lists(st.integers(2, 6), min_size=1, max_size=2))
-    widths = widths[:2] if conv else widths
+    hidden = draw(st.lists(st.integers(2, 6), min_size=conv + 1, max_size=2))
     sizes = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
-    layers = len(widths) - 1 if not conv else 2
-    units = [widths[i + (0 if conv else 1)] for i in range(layers)]
+    # a conv-net's widths are its channels and its Linear's outputs; an MLP's start with its 4 inputs
+    widths, units = (hidden, hidden) if conv else ([4, *hidden], hidden)
+    layers = len(units)
     dead = draw(st.lists(st.tuples(st.integers(0, layers - 1), st.integers(0, 5)), max_size=3))
     dead = sorted({(layer, unit % units[layer]) for layer, unit in dead})
     sleepy = []
