@@ -30,7 +30,7 @@ def cpu_seconds():  # this process and its ended (joined) workers
 def epoch(num_workers):
     loader = DataLoader(Decode(), batch_size=8, num_workers=num_workers)
     cpu, start = cpu_seconds(), time.perf_counter()
-    samples = sum(len(batch) for batch in loader)  # the last batch joins the workers
+    samples = sum(len(batch) for batch in loader)  # the end joins the workers
     wall = time.perf_counter() - start
     return {"rate": samples / wall, "busy": (cpu_seconds() - cpu) / wall}
 
