@@ -19,8 +19,10 @@ prints a million short lines then costs about what plain ``python`` does, not a 
 calls per line. What keeps the order around those blocks: pending text is recorded before any
 other event, before a write to ``sys.stderr``, before the snippet starts a process (`os.fork`
 hooks, and the audit events of ``subprocess``, ``os.system``, ``os.posix_spawn`` and ``os.exec*``)
-and when the snippet ends. A crash or a kill loses no more than before: the tail of each process is
-recorded when it ends.
+and when the snippet ends. Only what the snippet's own process writes on the file descriptor itself
+(``os.write(1, ...)``, C code) between two prints past the head may land before a block it follows.
+Blocks lose nothing on a crash or a kill: past the head, a process's tail is recorded only when it
+finishes, so a process that never finishes loses it with or without them.
 """
 
 from __future__ import annotations
