@@ -1,11 +1,13 @@
 """Two cold builds show the same outputs, apart from the snippets declared `# docexec: measured`.
 
 A snippet is seeded (`docexec.seeding`), so what can make its output differ from one cold run to
-the next is what it reads from the machine: a clock, the kernel's accounting of CPU time or of
-context switches, a profiler. Running every snippet twice would double CI's longest job; the
-snippets that read one of these, directly or through a `torchguide` module that does, are run once
-more here, cold, and compared with their results in the project's cache, which the snippet tests
-filled moments before (or which this test fills, run alone): two cold runs of each.
+the next is what it reads from the machine: a clock, the kernel's accounting of CPU time, of
+context switches or of memory, a profiler. Running every snippet twice would double CI's longest
+job; the snippets that read one of these, directly or through a `torchguide` module that does, are
+run once more here, cold, and compared with their results in the project's cache, which the
+snippet tests filled moments before (or which this test fills, run alone): two cold runs of each.
+Two full cold builds on 2026-11-25 differed only in such snippets' pages, in the build report's
+durations (a measurement by nature), and on a page whose distributed snippets timed out under load.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from docexec.result import PASSED, Result
 ROOT = Path(__file__).resolve().parents[2]
 READS_THE_MACHINE = re.compile(
     r"perf_counter|\btime\.time\b|monotonic|thread_time|process_time|getrusage|timeit"
-    r"|profiler|torch\.utils\.benchmark"
+    r"|profiler|torch\.utils\.benchmark"  # clocks and the kernel's accounting of CPU time
+    r"|/proc/self/s|smaps|Rss[A-Z]|memory_info|maxrss|tracemalloc"  # of memory
 )
 
 
