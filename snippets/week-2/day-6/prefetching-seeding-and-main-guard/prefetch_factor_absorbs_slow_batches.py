@@ -1,4 +1,4 @@
-# docexec: timeout=60
+# docexec: timeout=60 measured
 import time
 
 import matplotlib.pyplot as plt

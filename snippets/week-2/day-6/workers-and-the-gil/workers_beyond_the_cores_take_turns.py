@@ -1,3 +1,4 @@
+# docexec: measured
 import os
 import resource
 import time
