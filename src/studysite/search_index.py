@@ -54,8 +54,15 @@ when where which while who whom why will with would yet you your"""
 STOP_WORDS = frozenset(_STOP_WORDS.split())
 
 
+# A drill's section, from its heading to the next heading of its level or above.
+DRILL_SECTION = re.compile(rf'(?s)<h3 id="{DRILL_ANCHOR_PREFIX}.*?(?=<h[1-3][\s>]|\Z)')
+
+
 def exclude_code_and_outputs(page_html: str) -> str:
-    """The page's HTML with its code blocks and outputs marked for Material's indexer to skip."""
+    """The page's HTML with its code blocks and outputs marked for Material's indexer to skip, and
+    a drill's hints and reference solution (its folded boxes): a drill is found by its title and
+    task, and each drill costs the index a few hundred bytes instead of its every hint."""
+    page_html = DRILL_SECTION.sub(lambda match: match[0].replace("<details", "<details data-search-exclude"), page_html)
     return UNINDEXED.sub(lambda match: f"<{match[1]} data-search-exclude", page_html)
 
 
