@@ -389,4 +389,3 @@ def _after_title(html: str, line: str) -> str:
         return line + html
     end += len("</h1>")
     return html[:end] + "\n" + line + html[end:]
-

@@ -102,7 +102,7 @@ def first_load(site: Path, page: str) -> FirstLoad:
     if links.math:
         scripts += [posixpath.join(root, name) for name in KATEX_FILES]
         links.styles.append(posixpath.join(root, KATEX_STYLE))
-    scripts += [posixpath.join(root, name) for element, name in PAGE_SCRIPTS.items() if element in links.classes]
+    scripts += [posixpath.join(root, name) for owner, name in PAGE_SCRIPTS.items() if owner in links.classes]
     load = FirstLoad(page)
     load.parts = {
         "html": len(html.encode("utf-8")),

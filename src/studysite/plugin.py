@@ -11,7 +11,16 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from studysite import deck_date, flashcards, page_weight, questions, reading, search_index, study_pages
+from studysite import (
+    deck_date,
+    flashcards,
+    folded_code,
+    page_weight,
+    questions,
+    reading,
+    search_index,
+    study_pages,
+)
 from studysite.markdown_ext import StudyExtension
 
 log = logging.getLogger("mkdocs.plugins.studysite")
@@ -70,9 +79,12 @@ class StudySitePlugin(BasePlugin):
                 html = html.replace(widget, widget.replace("<div ", "<div data-search-exclude ", 1))
         return page_weight.slim_code_markup(search_index.exclude_code_and_outputs(html))
 
+    @event_priority(-100)  # the page as written, after any other plugin changed it
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        return folded_code.fold(output, page.url, Path(config.site_dir))
+
     @event_priority(-100)  # after Material's search plugin has written its index
     def on_post_build(self, config: MkDocsConfig) -> None:
         index_file = Path(config.site_dir) / "search" / "search_index.json"
         if index_file.exists():
             search_index.reshape(index_file, {q.site_path for q in self.questions.values()})
-

@@ -17,7 +17,7 @@ Image = pytest.importorskip("PIL.Image")
 ImageChops = pytest.importorskip("PIL.ImageChops")
 
 
-def rendered(browser, svg: bytes) -> "Image.Image":
+def rendered(browser, svg: bytes) -> Image.Image:
     """The SVG as an <img> on white, as a page shows a figure, at twice the pixel density."""
     context = browser.new_context(viewport={"width": 1000, "height": 600}, device_scale_factor=2)
     page = context.new_page()

@@ -9,12 +9,12 @@ import markdown
 
 from studysite.page_weight import slim_code_markup
 
-CODE = '''```python
+CODE = """```python
 model = train(images, labels, seed=0)  # 150 steps
 with torch.no_grad():
     predicted = model(test).argmax(dim=1)
 print(f"accuracy: {predicted.float().mean():.1%} <ok>")
-```'''
+```"""
 
 
 def highlighted(source: str) -> str:
@@ -37,7 +37,8 @@ def test_names_whitespace_and_line_ids_lose_their_markup_and_nothing_else_change
     assert text_of(after) == text_of(before)  # what a reader sees and copies
     assert '<span class="n">' not in after and '<span class="w">' not in after and "__span-" not in after
     for coloured in ("k", "o", "p", "mi", "s2", "c1", "nb"):  # styled by Material: kept
-        assert re.findall(f'<span class="{coloured}">', after) == re.findall(f'<span class="{coloured}">', before)
+        span = f'<span class="{coloured}">'
+        assert after.count(span) == before.count(span) > 0
     lines = re.findall(r"<code>(.*?)</code>", after, re.S)[0]
     assert lines.count("<span>") == 4  # each printed line still its own span (docexec.css)
     assert len(after) < 0.8 * len(before)
