@@ -22,7 +22,8 @@ from pathlib import Path
 SEARCH_INDEX = "search/search_index.json"
 SEARCH_INDEX_BUDGET = 300_000
 FIRST_LOAD_BUDGET = 700_000
-# assets/math.js loads these on a page with a formula (pymdownx.arithmatex marks it .arithmatex).
+# assets/math.js loads these on a page with a formula (pymdownx.arithmatex marks it .arithmatex) that
+# the build did not render (without node, studysite/formulas.py); the stylesheet for any formula.
 KATEX_FILES = ("assets/katex/katex.min.js", "assets/katex/contrib/auto-render.min.js")
 KATEX_STYLE = "assets/katex/katex.min.css"
 # assets/study.js loads a page's own script where the page has its element (class) at load time.
@@ -52,9 +53,10 @@ class PageLinks(HTMLParser):
             self.images.append(values["src"])
         if tag == "link" and values.get("rel") == "stylesheet" and values.get("href"):
             self.styles.append(values["href"])
-        self.classes.update(values.get("class", "").split())
-        if "arithmatex" in values.get("class", "").split():
-            self.math = True
+        classes = values.get("class", "").split()
+        self.classes.update(classes)
+        if "arithmatex" in classes and "arithmatex--rendered" not in classes:
+            self.math = True  # to be rendered in the browser
 
     def handle_data(self, data: str) -> None:
         if self._config:
@@ -101,6 +103,7 @@ def first_load(site: Path, page: str) -> FirstLoad:
     root = posixpath.relpath(".", posixpath.dirname(page))
     if links.math:
         scripts += [posixpath.join(root, name) for name in KATEX_FILES]
+    if links.math or "arithmatex--rendered" in links.classes:
         links.styles.append(posixpath.join(root, KATEX_STYLE))
     scripts += [posixpath.join(root, name) for owner, name in PAGE_SCRIPTS.items() if owner in links.classes]
     load = FirstLoad(page)

@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -15,6 +16,7 @@ from studysite import (
     deck_date,
     flashcards,
     folded_code,
+    formulas,
     page_weight,
     questions,
     reading,
@@ -25,6 +27,7 @@ from studysite.markdown_ext import StudyExtension
 
 log = logging.getLogger("mkdocs.plugins.studysite")
 DECK_FILE = "study/pytorch-foundations.apkg"
+KATEX_SCRIPT = "assets/katex/katex.min.js"  # the site's own KaTeX renders formulas at build time
 # Search results should be answers: these pattern-named HTML parts of notebook pages are widgets.
 NOTEBOOK_WIDGETS = (
     '<div class="jp-InputPrompt',
@@ -81,6 +84,12 @@ class StudySitePlugin(BasePlugin):
 
     @event_priority(-100)  # the page as written, after any other plugin changed it
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        # Formulas here, not in the page's content: the search index keeps their TeX.
+        katex = Path(config.docs_dir) / KATEX_SCRIPT
+        try:
+            output = formulas.render(output, katex, f"docs/{page.file.src_uri}")
+        except formulas.FormulaError as error:
+            raise PluginError(str(error)) from None
         return folded_code.fold(output, page.url, Path(config.site_dir))
 
     @event_priority(-100)  # after Material's search plugin has written its index

@@ -52,5 +52,5 @@ def test_a_served_figure_draws_what_was_drawn(browser):
     before, after = rendered(browser, drawn), rendered(browser, smaller_svg(drawn))
     assert before.size == after.size
     difference = ImageChops.difference(before, after)
-    changed = sum(1 for value in difference.getdata() if value > 64)  # beyond anti-aliasing
+    changed = sum(1 for value in difference.tobytes() if value > 64)  # beyond anti-aliasing
     assert changed / (before.width * before.height) < 0.001, f"{changed} pixels differ"
