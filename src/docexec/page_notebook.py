@@ -26,6 +26,7 @@ from pathlib import Path
 import nbformat
 
 from docexec import declarations, provenance, requirements
+from docexec.figure_files import served_bytes
 from docexec.markdown_ext import directive_lines
 from docexec.result import PASSED, SKIPPED, Figure, Result
 
@@ -134,7 +135,7 @@ def _markdown_cell(lines: list[str], url_of: Callable[[str], str | None]) -> nbf
 
 
 def figure_output(figure: Figure) -> nbformat.NotebookNode:
-    data = figure.bytes.decode("utf-8") if figure.format == "svg" else figure.data
+    data = served_bytes(figure).decode("utf-8") if figure.format == "svg" else figure.data
     metadata = {figure.media_type: {"width": figure.width, "height": figure.height}}
     return nbformat.v4.new_output("display_data", data={figure.media_type: data}, metadata=metadata)
 
