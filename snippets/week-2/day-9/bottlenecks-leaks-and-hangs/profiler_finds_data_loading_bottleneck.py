@@ -13,7 +13,7 @@ class SlowStorage(Dataset):
         return 512
 
     def __getitem__(self, i):
-        time.sleep(0.006)  # stands in for reading a file from slow storage
+        time.sleep(0.010)  # stands in for reading a file from slow storage
         return torch.full((512,), float(i % 7)), i % 2
 
 
