@@ -40,6 +40,7 @@ def corrections_index(found: list[Question], titles: dict[str, str], warn: Calla
     paragraph), with what is true (the box's title) in an answer block that self-test mode hides.
     A box without a claim is listed by its title, with a warning naming its file and line."""
     lines = [
+        *NOT_IN_SEARCH,  # each claim is searchable in its box, on the page that corrects it
         "# Corrections",
         "",
         "Claims that common study notes get wrong, each corrected on its page with the code that proves",
