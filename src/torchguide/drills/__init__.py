@@ -9,9 +9,9 @@ from torchguide.drills.framework import Drill
 
 def all_drills() -> dict[str, Drill]:
     """Every drill by id, in the order of the curriculum."""
-    from torchguide.drills import data_loading, debugging, week_1, week_2
+    from torchguide.drills import data_loading, debugging, week_1
 
-    drills = [*week_1.DRILLS, *week_2.DRILLS, *data_loading.DRILLS, *debugging.DRILLS]
+    drills = [*week_1.DRILLS, *data_loading.DRILLS, *debugging.DRILLS]
     found: dict[str, Drill] = {}
     for drill in drills:
         if drill.id in found:

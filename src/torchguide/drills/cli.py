@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     checking.add_argument("name")
     checking.add_argument("file")
     new = commands.add_parser(
-        "new", help="write the stub, solution and page section of a drill defined in week_N.py"
+        "new", help="write the stub, solution and page section of a drill defined in a drills module"
     )
     new.add_argument("name")
     arguments = parser.parse_args(argv)

@@ -1,5 +1,6 @@
-"""The drills of Day 6, data loading: shards per rank and worker, strings without Python objects,
-seeding the workers' generators, what ``default_collate`` does, and padding images of different sizes.
+"""The drills of Day 6, data loading: what ``default_collate`` does, sharding an IterableDataset
+across workers, seeding the workers' generators, strings without Python objects, padding images of
+different sizes, batches by length, class-balanced sample weights, and shards per rank and worker.
 """
 
 from __future__ import annotations
@@ -683,10 +684,290 @@ PAD_IMAGES_COLLATE = Drill(
     compare=_images_compare,
 )
 
+# --- shard_iterable_dataset ---------------------------------------------------------------------
+
+
+class _WorkerInfo:
+    """What ``torch.utils.data.get_worker_info()`` returns inside a worker: its id and the count."""
+
+    def __init__(self, id, num_workers):  # noqa: A002  the attribute names of torch's WorkerInfo
+        self.id, self.num_workers = id, num_workers
+
+    def __repr__(self):
+        return f"WorkerInfo(id={self.id}, num_workers={self.num_workers})"
+
+
+def _worker_items(n_items, worker_info):
+    if worker_info is None:  # num_workers=0: the main process reads everything
+        return list(range(n_items))
+    return list(range(worker_info.id, n_items, worker_info.num_workers))
+
+
+def _shard_case(n_items, num_workers):
+    infos = [None] if num_workers == 0 else [_WorkerInfo(i, num_workers) for i in range(num_workers)]
+    return Case(f"for {n_items} items and num_workers={num_workers}", (n_items, infos))
+
+
+def _shard_named():
+    return [_shard_case(10, 0), _shard_case(10, 2), _shard_case(10, 3), _shard_case(2, 4), _shard_case(0, 2)]
+
+
+@st.composite
+def _shard_generated(draw):
+    return _shard_case(draw(st.integers(0, 30)), draw(st.integers(0, 6)))
+
+
+def _all_workers(function):
+    """The drill's function as the checker calls it: once per worker, the lists side by side."""
+
+    def every_worker(n_items, infos):
+        return [function(n_items, info) for info in infos]
+
+    return every_worker
+
+
+def _shard_compare(case, got, expected):
+    n_items, infos = case.args
+    for info, items in zip(infos, got, strict=True):
+        if not isinstance(items, list | tuple | range) or not all(isinstance(i, int) for i in items):
+            raise Mismatch(f"{case.where} worker {info} got {items!r}; expected a list of int indices")
+    seen = [i for items in got for i in items]
+    repeated = sorted({i for i in seen if seen.count(i) > 1})
+    if repeated:
+        raise Mismatch(
+            f"{case.where} items {repeated[:6]} are read by more than one worker: "
+            f"your workers yield {[list(items) for items in got]}"
+        )
+    missing = sorted(set(range(n_items)) - set(seen))
+    if missing or set(seen) - set(range(n_items)):
+        raise Mismatch(
+            f"{case.where} your workers yield {[list(items) for items in got]}; every index in "
+            f"range({n_items}) must be read exactly once (missing: {missing[:6]})"
+        )
+    sizes = [len(items) for items in got]
+    if max(sizes) - min(sizes) > 1:
+        raise Mismatch(
+            f"{case.where} your workers get {sizes} items; split them evenly: {[len(e) for e in expected]}"
+        )
+
+
+SHARD_ITERABLE_DATASET = Drill(
+    id="shard_iterable_dataset",
+    title="Sharding an IterableDataset across workers",
+    page="week-2/day-6/workers-and-the-gil",
+    question="iterable-vs-map-style",
+    difficulty="easy",
+    function="worker_items",
+    statement=(
+        "An `IterableDataset` over `n_items` records calls `torch.utils.data.get_worker_info()` in its "
+        "`__iter__` and yields only its own share. Write `worker_items(n_items, worker_info) -> list[int]`, "
+        "the indices one worker reads: `worker_info` is `None` in the main process (`num_workers=0`), "
+        "else an object with `.id` (0 to `num_workers - 1`) and `.num_workers`. Together the workers "
+        "must read every index exactly once, in shares that differ by at most one."
+    ),
+    hints=(
+        "Without sharding, each of the `num_workers` copies of the dataset yields every record: "
+        "`num_workers` duplicates of each.",
+        "`None` means there is no worker process: return every index.",
+        "Take every `num_workers`-th index starting at `id`: `range(id, n_items, num_workers)`.",
+    ),
+    reference=_worker_items,
+    named_cases=_shard_named,
+    generated=_shard_generated(),
+    compare=_shard_compare,
+    adapter=_all_workers,
+)
+
+
+# --- length_bucketing_batches -------------------------------------------------------------------
+
+
+def _bucket_batches(lengths, max_tokens):
+    batches, batch, longest = [], [], 0
+    for index in sorted(range(len(lengths)), key=lambda i: lengths[i]):
+        grown = max(longest, lengths[index])
+        if batch and grown * (len(batch) + 1) > max_tokens:
+            batches.append(batch)
+            batch, grown = [], lengths[index]
+        batch.append(index)
+        longest = grown
+    if batch:
+        batches.append(batch)
+    return batches
+
+
+def _padded(lengths, batches):
+    return sum(max(lengths[i] for i in batch) * len(batch) for batch in batches if batch)
+
+
+def _bucket_case(lengths, max_tokens):
+    return Case(f"for lengths {list(lengths)} and max_tokens={max_tokens}", (list(lengths), max_tokens))
+
+
+def _bucket_named():
+    return [
+        _bucket_case([5, 1, 5, 1], 10),
+        _bucket_case([3, 8, 2, 7, 1, 9], 16),
+        _bucket_case([4], 4),
+        _bucket_case([12, 2], 10),  # a sequence longer than the budget gets a batch of its own
+        _bucket_case([], 8),
+    ]
+
+
+@st.composite
+def _bucket_generated(draw):
+    lengths = draw(st.lists(st.integers(1, 12), max_size=16))
+    return _bucket_case(lengths, draw(st.integers(4, 40)))
+
+
+def _bucket_compare(case, got, expected):
+    lengths, max_tokens = case.args
+    if not isinstance(got, list) or not all(isinstance(b, list) for b in got):
+        raise Mismatch(f"{case.where} you returned {got!r}; expected a list of lists of indices")
+    seen = sorted(i for batch in got for i in batch)
+    if seen != list(range(len(lengths))):
+        raise Mismatch(
+            f"{case.where} your batches {got} hold indices {seen}; expected each of "
+            f"range({len(lengths)}) exactly once"
+        )
+    if any(not batch for batch in got):
+        raise Mismatch(f"{case.where} your batches {got} include an empty batch")
+    for batch in got:
+        cost = max(lengths[i] for i in batch) * len(batch)
+        if len(batch) > 1 and cost > max_tokens:
+            raise Mismatch(
+                f"{case.where} your batch {batch} pads to {len(batch)} x {max(lengths[i] for i in batch)} = "
+                f"{cost} tokens, over max_tokens={max_tokens}"
+            )
+    if _padded(lengths, got) > _padded(lengths, expected):
+        raise Mismatch(
+            f"{case.where} your batches {got} pad to {_padded(lengths, got)} tokens in all; batching in "
+            f"order of length gives {expected}, {_padded(lengths, expected)} tokens"
+        )
+
+
+LENGTH_BUCKETING_BATCHES = Drill(
+    id="length_bucketing_batches",
+    title="Batches of similar length under a token budget",
+    page="week-2/day-6/collation-and-length-batching",
+    question="dynamic-batching",
+    difficulty="medium",
+    function="bucket_batches",
+    statement=(
+        "Write `bucket_batches(lengths, max_tokens) -> list[list[int]]`, the batches of a "
+        "`batch_sampler`: `lengths` is a list of sequence lengths (ints >= 1). Return lists of "
+        "indices that hold every index exactly once, no empty batch, each batch padding to at most "
+        "`max_tokens` tokens (its size times its longest length; a sequence longer than `max_tokens` "
+        "goes alone), and in all no more padded tokens than filling batches greedily in order of length."
+    ),
+    hints=(
+        "Padding costs least when a batch's sequences have about the same length: "
+        "sort the indices by length.",
+        "Walk the sorted indices, adding each to the current batch while `(len(batch) + 1) * longest` "
+        "stays within `max_tokens`; otherwise close the batch and start a new one.",
+        "Keep the last, partial batch (a `batch_sampler` has no `drop_last` of its own), and return an "
+        "empty list for no sequences.",
+    ),
+    reference=_bucket_batches,
+    named_cases=_bucket_named,
+    generated=_bucket_generated(),
+    compare=_bucket_compare,
+    tolerance="any batching at least as tight as the greedy one",
+)
+
+
+# --- balanced_sample_weights --------------------------------------------------------------------
+
+
+def _sample_weights(labels):
+    counts = torch.bincount(labels)
+    return 1.0 / counts[labels].to(torch.float64)
+
+
+def _labels_case(labels):
+    return Case(f"for labels {list(labels)}", (torch.tensor(labels, dtype=torch.int64),))
+
+
+def _weights_named():
+    return [
+        _labels_case([0, 0, 0, 1]),
+        _labels_case([1, 0, 1, 1, 1, 0]),
+        _labels_case([2, 2, 5]),  # classes 0, 1, 3, 4 have no sample
+        _labels_case([3, 3, 3]),  # one class
+        _labels_case([0]),
+    ]
+
+
+@st.composite
+def _weights_generated(draw):
+    return _labels_case(draw(st.lists(st.integers(0, 4), min_size=1, max_size=12)))
+
+
+def _class_shares(labels, weights):
+    shares = torch.zeros(int(labels.max()) + 1, dtype=torch.float64).index_add_(0, labels, weights)
+    return {c: round(float(s / shares.sum()), 3) for c, s in enumerate(shares) if (labels == c).any()}
+
+
+def _weights_compare(case, got, expected):
+    (labels,) = case.args
+    if isinstance(got, torch.Tensor) and got.dim() == 1 and got.numel() != labels.numel():
+        raise Mismatch(
+            f"{case.where} your weights have shape {shape_text(got.shape)}; expected "
+            f"{shape_text(expected.shape)}: WeightedRandomSampler wants one weight per sample, not per class"
+        )
+    if not isinstance(got, torch.Tensor):
+        raise Mismatch(f"{case.where} your weights are a {type(got).__name__}; expected a tensor")
+    if got.shape != expected.shape:
+        raise Mismatch(
+            f"{case.where} your weights have shape {shape_text(got.shape)}; "
+            f"expected {shape_text(expected.shape)}"
+        )
+    if not got.is_floating_point() or not bool((got > 0).all()):
+        raise Mismatch(f"{case.where} your weights {got.tolist()} must be positive floats")
+    got_shares = _class_shares(labels, got.to(torch.float64))
+    want = _class_shares(labels, expected)
+    if any(abs(got_shares[c] - want[c]) > 1e-3 for c in want):
+        raise Mismatch(
+            f"{case.where} the sampler with your weights draws the classes with probabilities "
+            f"{got_shares}; expected {want}, the same for every class"
+        )
+
+
+BALANCED_SAMPLE_WEIGHTS = Drill(
+    id="balanced_sample_weights",
+    title="Class-balanced sample weights for WeightedRandomSampler",
+    page="week-2/day-6/sampling-and-batch-size",
+    question="weighted-random-sampler",
+    difficulty="easy",
+    function="sample_weights",
+    statement=(
+        "Write `sample_weights(labels) -> weights`: `labels` is an int64 tensor of shape `(N,)` "
+        "holding class indices (some classes may have no sample). Return a float tensor of shape "
+        "`(N,)`, one positive weight per sample, such that "
+        "`WeightedRandomSampler(weights, num_samples=N)` draws every class present equally often. "
+        "Any scale is accepted: the sampler normalizes."
+    ),
+    hints=(
+        "The sampler picks sample `i` with probability `weights[i] / weights.sum()`, so a class's "
+        "share is the sum of its samples' weights.",
+        "Give each sample the weight `1 / (number of samples of its class)`: every class then sums to 1.",
+        "`torch.bincount(labels)` counts each class; index the counts with `labels` to get one per sample.",
+    ),
+    reference=_sample_weights,
+    named_cases=_weights_named,
+    generated=_weights_generated(),
+    compare=_weights_compare,
+    tolerance="class probabilities within 0.001",
+)
+
+
 DRILLS = [  # in the order of the pages
     COLLATE_LIKE_DEFAULT,
+    SHARD_ITERABLE_DATASET,
     SEED_WORKER_GENERATORS,
     STRING_ARRAY_WITHOUT_OBJECTS,
     PAD_IMAGES_COLLATE,
+    LENGTH_BUCKETING_BATCHES,
+    BALANCED_SAMPLE_WEIGHTS,
     SHARDS_PER_RANK_AND_WORKER,
 ]

@@ -1,5 +1,6 @@
-"""The drills of Day 9, debugging: clipping by the global norm, counting FLOPs, eval mode that is
-restored, a loss average that keeps no graph, the first non-finite module, dead ReLU units."""
+"""The drills of Day 9, debugging: a finite-difference gradient, the first non-finite module,
+clipping by the global norm, each layer's output-gradient norm, dead ReLU units, eval mode that is
+restored, counting FLOPs, a loss average that keeps no graph, and a saliency map."""
 
 from __future__ import annotations
 
@@ -979,11 +980,299 @@ DEAD_RELU_UNITS = Drill(
 )
 
 
-DRILLS = [
-    CLIP_GRAD_NORM_BY_HAND,
-    COUNT_FORWARD_FLOPS,
-    EVAL_MODE_RESTORED,
-    EVAL_LOSS_WITHOUT_LEAKS,
+# --- finite_difference_gradient -----------------------------------------------------------------
+
+GRADIENT_RTOL, GRADIENT_ATOL = 1e-6, 1e-9
+
+
+def _numerical_gradient(f, x, eps=1e-4):
+    gradient = torch.zeros_like(x)
+    for index in torch.cartesian_prod(*[torch.arange(n) for n in x.shape]).reshape(-1, x.dim()).tolist():
+        index = tuple(index)
+        original = x[index].item()
+        x[index] = original + eps
+        above = f(x).item()
+        x[index] = original - eps
+        below = f(x).item()
+        x[index] = original
+        gradient[index] = (above - below) / (2 * eps)
+    return gradient
+
+
+def _cube_sum(x):
+    return (x**3).sum()
+
+
+def _weighted_sin(x):
+    return (torch.sin(x) * torch.arange(1, x.numel() + 1, dtype=x.dtype).reshape(x.shape)).sum()
+
+
+def _log_sum_exp(x):
+    return torch.logsumexp(x.reshape(-1), 0)
+
+
+FUNCTIONS = {"sum(x**3)": _cube_sum, "sum(k * sin(x))": _weighted_sin, "logsumexp(x)": _log_sum_exp}
+
+
+def _gradient_case(name, x, how=""):
+    return Case(f"for f(x) = {name} at x of shape {shape_text(x.shape)}{how}", (FUNCTIONS[name], x))
+
+
+def _gradient_named():
+    square = torch.tensor([[1.0, 2.0], [3.0, -1.5]], dtype=torch.float64)
+    return [
+        _gradient_case("sum(x**3)", torch.tensor([2.0, -1.0, 3.0], dtype=torch.float64)),
+        _gradient_case("sum(k * sin(x))", square.clone()),
+        _gradient_case("sum(x**3)", square.t(), " (transposed, non-contiguous)"),
+        _gradient_case("logsumexp(x)", torch.tensor([0.5], dtype=torch.float64)),
+    ]
+
+
+@st.composite
+def _gradient_generated(draw):
+    shape = draw(st.lists(st.integers(1, 3), min_size=1, max_size=2))
+    numel = 1
+    for n in shape:
+        numel *= n
+    values = draw(st.lists(st.floats(-3, 3), min_size=numel, max_size=numel))
+    x = torch.tensor(values, dtype=torch.float64).reshape(shape)
+    return _gradient_case(draw(st.sampled_from(sorted(FUNCTIONS))), x)
+
+
+def _gradient_compare(case, got, expected):
+    expect_tensor(case, "gradient", got, expected, rtol=GRADIENT_RTOL, atol=GRADIENT_ATOL)
+
+
+FINITE_DIFFERENCE_GRADIENT = Drill(
+    id="finite_difference_gradient",
+    title="A finite-difference gradient, as gradcheck computes it",
+    page="week-2/day-9/nan-loss-and-gradcheck",
+    question="gradcheck",
+    difficulty="medium",
+    function="numerical_gradient",
+    statement=(
+        "Write `numerical_gradient(f, x, eps=1e-4) -> gradient`: `f` maps a float64 tensor `x` of "
+        "any shape (possibly non-contiguous) to a 0-d tensor. Return the gradient of `f` at `x`, of "
+        "`x`'s shape and dtype, by central differences: `(f(x + eps e_i) - f(x - eps e_i)) / (2 eps)` "
+        "for each element `i`. Leave `x` as you found it."
+    ),
+    hints=(
+        "Change one element at a time, evaluate `f` twice, and put the element back before the next one.",
+        "A forward difference `(f(x + eps) - f(x)) / eps` is off by about `eps * f''/2`; "
+        "the central one by `eps**2`.",
+        "`x.view(-1)` fails on a transposed `x`: loop over indices "
+        "(`itertools.product(*map(range, x.shape))`) or work on `x.reshape(-1).clone()` and reshape back.",
+    ),
+    reference=_numerical_gradient,
+    named_cases=_gradient_named,
+    generated=_gradient_generated(),
+    compare=_gradient_compare,
+    tolerance=f"rtol={GRADIENT_RTOL:g}, atol={GRADIENT_ATOL:g}",
+)
+
+
+# --- output_grad_norms --------------------------------------------------------------------------
+
+NORM_RTOL, NORM_ATOL = 1e-5, 1e-7
+
+
+def _output_grad_norms(model, x):
+    norms, handles = {}, []
+    for name, layer in model.named_children():
+
+        def record(module, grad_input, grad_output, name=name):
+            norms[name] = grad_output[0].norm().item()  # the gradient of the loss w.r.t. the output
+
+        handles.append(layer.register_full_backward_hook(record))
+    try:
+        model(x).sum().backward()
+    finally:
+        for handle in handles:
+            handle.remove()
+    return norms
+
+
+def _hooks_left(model):
+    return sum(
+        len(m._backward_hooks)
+        + len(m._forward_hooks)
+        + len(m._forward_pre_hooks)
+        + len(m._backward_pre_hooks)
+        for m in model.modules()
+    )
+
+
+def _with_hooks_counted(function):
+    """The checker also needs to know whether the function took its hooks off the model."""
+
+    def call(model, x):
+        return function(model, x), _hooks_left(model)
+
+    return call
+
+
+def _mlp_case(widths, batch, seed=0):
+    torch.manual_seed(seed)
+    layers = []
+    for a, b in zip(widths, widths[1:], strict=False):
+        layers += [torch.nn.Linear(a, b), torch.nn.Tanh()]
+    model = torch.nn.Sequential(*layers[:-1])
+    x = torch.randn(batch, widths[0], requires_grad=True)  # else the first hook warns of no input grad
+    shape = " -> ".join(map(str, widths))
+    return Case(f"for an MLP {shape} (Linear and Tanh) on a batch of {batch}", (model, x))
+
+
+def _norms_named():
+    return [_mlp_case([4, 8, 3], 2), _mlp_case([3, 5, 5, 2], 4), _mlp_case([2, 1], 1)]
+
+
+@st.composite
+def _norms_generated(draw):
+    widths = draw(st.lists(st.integers(1, 6), min_size=2, max_size=4))
+    return _mlp_case(widths, draw(st.integers(1, 4)), seed=draw(st.integers(0, 1000)))
+
+
+def _norms_compare(case, got, expected):
+    (norms, left), (wanted, _) = got, expected
+    if left:
+        raise Mismatch(
+            f"{case.where} your function left {left} hook{'s' if left != 1 else ''} on the model: "
+            "remove them (handle.remove())"
+        )
+    if not isinstance(norms, dict):
+        raise Mismatch(
+            f"{case.where} you returned a {type(norms).__name__}; expected a dict of layer name -> norm"
+        )
+    if sorted(norms) != sorted(wanted):
+        raise Mismatch(f"{case.where} your dict has the layers {sorted(norms)}; expected {sorted(wanted)}")
+    for name in wanted:
+        got_value = torch.tensor(float(norms[name]), dtype=torch.float64)
+        if not torch.isclose(
+            got_value, torch.tensor(wanted[name], dtype=torch.float64), rtol=NORM_RTOL, atol=NORM_ATOL
+        ):
+            raise Mismatch(
+                f"{case.where} your norm for layer {name} is {norms[name]:.5g}; expected {wanted[name]:.5g}"
+            )
+
+
+OUTPUT_GRAD_NORMS = Drill(
+    id="output_grad_norms",
+    title="Each layer's output-gradient norm, with backward hooks",
+    page="week-2/day-9/hooks-and-weight-histograms",
+    question="pytorch-hooks",
+    difficulty="medium",
+    function="output_grad_norms",
+    statement=(
+        "Write `output_grad_norms(model, x) -> dict[str, float]`: `model` is an `nn.Sequential` and `x` "
+        "a batch that requires grad. Run `model(x).sum().backward()` once and return, for each child "
+        "layer by its name (`'0'`, `'1'`, ...), the L2 norm of the gradient of that sum with respect "
+        "to the layer's output. "
+        "Use backward hooks, and leave no hook on the model afterwards."
+    ),
+    hints=(
+        "`layer.register_full_backward_hook(hook)` calls `hook(module, grad_input, grad_output)` during "
+        "`backward()`; each argument is a tuple of tensors.",
+        "`grad_output` is the gradient with respect to the layer's output; `grad_input`, its input.",
+        "Keep the handles that `register_full_backward_hook` returns and call `handle.remove()` in a "
+        "`finally:`; bind the layer's name as a default argument of the hook (`name=name`).",
+    ),
+    reference=_output_grad_norms,
+    named_cases=_norms_named,
+    generated=_norms_generated(),
+    compare=_norms_compare,
+    adapter=_with_hooks_counted,
+    tolerance=f"rtol={NORM_RTOL:g}, atol={NORM_ATOL:g}",
+)
+
+
+# --- saliency_map -------------------------------------------------------------------------------
+
+SALIENCY_RTOL, SALIENCY_ATOL = 1e-4, 1e-6
+
+
+def _saliency(model, image, target):
+    x = image.detach().clone().requires_grad_(True)
+    score = model(x.unsqueeze(0))[0, target]  # the class score, before softmax
+    (gradient,) = torch.autograd.grad(score, x)
+    return gradient.abs().amax(dim=0)
+
+
+def _small_classifier(channels, seed):
+    torch.manual_seed(seed)
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(channels, 4, 3, padding=1),
+        torch.nn.ReLU(),
+        torch.nn.AdaptiveAvgPool2d(1),
+        torch.nn.Flatten(),
+        torch.nn.Linear(4, 3),
+    ).eval()
+
+
+def _saliency_case(shape, target, seed=0, how=""):
+    model = _small_classifier(shape[0], seed)
+    image = torch.randn(shape, generator=torch.Generator().manual_seed(seed + 1))
+    return Case(f"for a {shape_text(shape)} image and class {target}{how}", (model, image, target))
+
+
+def _saliency_named():
+    wide = _saliency_case((3, 5, 6), 2)
+    model, image, target = wide.args
+    channels_last = image.permute(1, 2, 0).contiguous().permute(2, 0, 1)  # same values, other strides
+    return [
+        _saliency_case((1, 3, 3), 0),
+        wide,
+        Case(wide.where + " (non-contiguous)", (model, channels_last, target)),
+        _saliency_case((2, 1, 1), 1),
+    ]
+
+
+@st.composite
+def _saliency_generated(draw):
+    shape = (draw(st.integers(1, 3)), draw(st.integers(1, 6)), draw(st.integers(1, 6)))
+    return _saliency_case(shape, draw(st.integers(0, 2)), seed=draw(st.integers(0, 1000)))
+
+
+def _saliency_compare(case, got, expected):
+    expect_tensor(case, "saliency map", got, expected, rtol=SALIENCY_RTOL, atol=SALIENCY_ATOL)
+
+
+SALIENCY_MAP = Drill(
+    id="saliency_map",
+    title="A saliency map from the gradient of the class score",
+    page="week-2/day-9/visualizing-models",
+    question="saliency-maps",
+    difficulty="medium",
+    function="saliency",
+    statement=(
+        "Write `saliency(model, image, target) -> map`: `model` is a classifier in eval mode that takes "
+        "a batch `(B, C, H, W)` and returns scores `(B, classes)` before softmax; `image` is one float32 "
+        "image `(C, H, W)`. Return the vanilla saliency map, an `(H, W)` float32 tensor: for each pixel, "
+        "the largest absolute value over channels of the gradient of the score of class `target` with "
+        "respect to the image. Leave `image` as it was."
+    ),
+    hints=(
+        "Make a leaf copy of the image that requires grad, add the batch dimension, and take the score "
+        "`model(x)[0, target]`.",
+        "`torch.autograd.grad(score, x)` gives the gradient without touching the parameters' `.grad`; "
+        "the gradient of the softmax probability instead fades where the model is confident.",
+        "Absolute value first, then the maximum over dim 0 (the channels): `.abs().amax(dim=0)`.",
+    ),
+    reference=_saliency,
+    named_cases=_saliency_named,
+    generated=_saliency_generated(),
+    compare=_saliency_compare,
+    tolerance=f"rtol={SALIENCY_RTOL:g}, atol={SALIENCY_ATOL:g}",
+)
+
+
+DRILLS = [  # in the order of the pages
+    FINITE_DIFFERENCE_GRADIENT,
     FIRST_NONFINITE_OUTPUT,
+    CLIP_GRAD_NORM_BY_HAND,
+    OUTPUT_GRAD_NORMS,
     DEAD_RELU_UNITS,
+    EVAL_MODE_RESTORED,
+    COUNT_FORWARD_FLOPS,
+    EVAL_LOSS_WITHOUT_LEAKS,
+    SALIENCY_MAP,
 ]

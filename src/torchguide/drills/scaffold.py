@@ -1,4 +1,4 @@
-"""``python -m torchguide.drills new NAME``: the files of a drill already defined in week_N.py.
+"""``python -m torchguide.drills new NAME``: the files of a drill already defined in a drills module.
 
 Writes the stub and solution snippets (where they do not exist yet) from the reference's signature
 and source, a folder for its wrong solutions, and the drill's section on its page right after the
