@@ -44,7 +44,8 @@ DRILL_BOOST = 0.5
 QUESTION_TEXT = re.compile(r"(?s)(<p>Asked as:.*?<p>Short answer</p>\s*<(p|ol|ul)>.*?</\2>)(.*)")
 # A page's own entry (its introduction) and an API object's (its docstring; mkdocstrings' anchors,
 # and only they, hold a dot) show their first paragraph, after a class's "Bases:" line: the rest
-# goes into ``words`` as a question's full answer does. Their whole text was a third of the index.
+# goes into ``words`` as a question's full answer does; an API object's other paragraphs (19 KB)
+# are left out. Their whole text was a third of the index.
 FIRST_PARAGRAPH = re.compile(r"(?s)(\s*(?:<p>\s*Bases:.*?</p>\s*)?<p>.*?</p>)()(\s*\S.*)")
 TAG = re.compile(r"<[^>]+>")
 # lunr's English stop words (lunr.stopWordFilter): the search drops them from queries and the index.
@@ -79,7 +80,7 @@ def _words(text: str, separator: re.Pattern[str]) -> list[str]:
 def reshape(index_file: Path, question_locations: set[str]) -> None:
     """Rewrite Material's search index in place: page entries weigh less, and each question's entry
     keeps its Asked-as line and short answer as text, the other words of its answer in ``words``
-    (a page's entry and an API object's: their first paragraph, then ``words``)."""
+    (a page's entry: its first paragraph, then ``words``; an API object's: its first paragraph)."""
     index = json.loads(index_file.read_text(encoding="utf-8"))
     separator = re.compile(index["config"]["separator"])
     question_pages = {location.split("#")[0] for location in question_locations}
@@ -95,6 +96,8 @@ def reshape(index_file: Path, question_locations: set[str]) -> None:
             split = FIRST_PARAGRAPH.match(doc["text"])
         if split:
             doc["text"] = split[1]
+            if "." in anchor:  # an API object is found by its name and first paragraph
+                continue
             shown = set(_words(doc["title"] + " " + doc["text"], separator))
             doc["words"] = " ".join(dict.fromkeys(w for w in _words(split[3], separator) if w not in shown))
     index_file.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")
