@@ -60,15 +60,23 @@ def scaffold(drill: Drill, root: Path) -> list[str]:
         wrong.mkdir(parents=True)
         done.append(f"made {wrong.relative_to(root)}/ (add two wrong solutions, '# expect: <message>' first)")
     done += _update_practice_page(root)
+    done += sync_section(drill, root)
+    return done
+
+
+def sync_section(drill: Drill, root: Path) -> list[str]:
+    """The drill's section on its page as `drill_section` writes it now: an older section (another
+    format, an old statement or hints) is replaced in place, a missing one inserted right after the
+    question it practises. Returns what it did, one line each (nothing where it was up to date)."""
     page = root / "docs" / f"{drill.page}.md"
     text = page.read_text(encoding="utf-8")
     section = drill_section(drill)
     if section in text:
-        return done
+        return []
     old = re.search(rf"^### Practice: .* \{{ #{drill.anchor} \}}$.*?(?=^##|\Z)", text, re.M | re.S)
     if old:
         text = text[: old.start()] + section + "\n" + text[old.end() :].lstrip("\n")
-        done.append(f"updated its section on docs/{drill.page}.md")
+        done = f"updated its section on docs/{drill.page}.md"
     else:
         lines = text.split("\n")
         heading = re.compile(rf"^## .* \{{ #{drill.question} \}}\s*$")
@@ -80,9 +88,18 @@ def scaffold(drill: Drill, root: Path) -> list[str]:
             end -= 1
         lines[end:end] = ["", *section.rstrip("\n").split("\n")]
         text = "\n".join(lines)
-        done.append(f"inserted its section into docs/{drill.page}.md after #{drill.question}")
+        done = f"inserted its section into docs/{drill.page}.md after #{drill.question}"
     page.write_text(text, encoding="utf-8")
-    return done
+    return [done]
+
+
+def sync_all(root: Path) -> list[str]:
+    """Every drill's section, and the Practice page's table, as the code writes them now: one
+    command brings pages written in an older format up to date (`python -m torchguide.drills sync`)."""
+    done = []
+    for drill in all_drills().values():
+        done += [f"{drill.id}: {line}" for line in sync_section(drill, root)]
+    return done + _update_practice_page(root)
 
 
 def _update_practice_page(root: Path) -> list[str]:

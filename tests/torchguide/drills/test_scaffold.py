@@ -43,3 +43,39 @@ def test_it_brings_an_old_section_up_to_date(project):
     assert scaffold(drill, root) == [f"updated its section on docs/{drill.page}.md"]
     assert page.read_text().count(drill_section(drill)) == 1
     assert page.read_text().count("### Practice:") == 1
+
+
+def _section_in_an_older_format(drill) -> str:
+    """The section as pages held it before the folded row: the stub in view, each box on its own."""
+    hints = "".join(f'??? tip "Hint {n}"\n    {hint}\n\n' for n, hint in enumerate(drill.hints, 1))
+    return (
+        f"### Practice: {drill.title} {{ #{drill.anchor} }}\n\n{drill.statement}\n\n"
+        f"%run {drill.stub_path}\n\n{hints}"
+        f'??? success "A reference solution, and what the checker says of it"\n\n'
+        f"    %run {drill.solution_path}\n"
+    )
+
+
+def test_sync_rewrites_every_drill_section_in_place_and_leaves_the_rest_of_the_page(tmp_path, monkeypatch):
+    from torchguide.drills import all_drills
+    from torchguide.drills.cli import main
+    from torchguide.drills.scaffold import sync_all
+
+    drills = list(all_drills().values())
+    pages = {}
+    for drill in drills:
+        page = tmp_path / "docs" / f"{drill.page}.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        current = pages.get(page) or (ROOT / "docs" / f"{drill.page}.md").read_text()
+        pages[page] = current.replace(drill_section(drill), _section_in_an_older_format(drill))
+    for page, text in pages.items():
+        page.write_text(text)
+
+    done = sync_all(tmp_path)
+    assert done == [f"{d.id}: updated its section on docs/{d.page}.md" for d in drills]
+    for page in pages:
+        relative = page.relative_to(tmp_path).as_posix()
+        assert page.read_text() == (ROOT / relative).read_text(), f"{relative} is not the project's page"
+    assert sync_all(tmp_path) == []
+    monkeypatch.chdir(tmp_path)  # the command works on the project it is run in
+    assert main(["sync"]) == 0
