@@ -89,12 +89,19 @@ def _open(tab, url: str) -> None:
     tab.wait_for_load_state("load")
 
 
+def _unfold_every_box(tab) -> None:
+    """Open every folded box (secondary evidence, a drill's stub and solution): what a reader
+    unfolds must fit as well as what is in view."""
+    tab.evaluate("() => document.querySelectorAll('article details').forEach(d => { d.open = true; })")
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_output_block_cuts_its_text(tab_at, site_url, every_page, width):
     tab = tab_at(width)
     cut, tables = [], 0
     for page in every_page:
         _open(tab, f"{site_url}/{page}")
+        _unfold_every_box(tab)
         for block in tab.evaluate(OUTPUT_BLOCKS):
             if block["table"]:
                 tables += 1
@@ -111,6 +118,7 @@ def test_figures_fit_their_column_and_their_text_is_legible(tab_at, site_url, ev
     problems, seen = [], 0
     for page in every_page:
         _open(tab, f"{site_url}/{page}")
+        _unfold_every_box(tab)
         for figure in tab.evaluate(FIGURES):
             seen += 1
             where = f"{page}: {figure['src']}"
