@@ -92,7 +92,8 @@ def sync_section(drill: Drill, root: Path) -> list[str]:
     section = drill_section(drill)
     if section in text:
         return []
-    old = re.search(rf"^### Practice: .* \{{ #{drill.anchor} \}}$.*?(?=^##|\Z)", text, re.M | re.S)
+    # [^\n]*, not .*: under re.S a .* would start at the page's first drill heading, not this one
+    old = re.search(rf"^### Practice: [^\n]* \{{ #{drill.anchor} \}}$.*?(?=^##|\Z)", text, re.M | re.S)
     if old:
         text = text[: old.start()] + section + "\n" + text[old.end() :].lstrip("\n")
         done = f"updated its section on docs/{drill.page}.md"

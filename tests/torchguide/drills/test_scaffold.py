@@ -79,3 +79,19 @@ def test_sync_rewrites_every_drill_section_in_place_and_leaves_the_rest_of_the_p
     assert sync_all(tmp_path) == []
     monkeypatch.chdir(tmp_path)  # the command works on the project it is run in
     assert main(["sync"]) == 0
+
+
+def test_sync_rewrites_only_its_own_section_where_a_page_holds_two(tmp_path):
+    from torchguide.drills.scaffold import sync_section
+
+    mine, other = get("pad_collate"), get("balanced_sample_weights")
+    page = tmp_path / "docs" / f"{mine.page}.md"
+    page.parent.mkdir(parents=True)
+    text = (ROOT / "docs" / f"{mine.page}.md").read_text()
+    # Another drill's section earlier on the page, then this drill's in the older format.
+    old_mine, old_other = _section_in_an_older_format(mine), _section_in_an_older_format(other)
+    page.write_text(text.replace(drill_section(mine), old_other + "\n" + old_mine))
+
+    assert sync_section(mine, root=tmp_path) == [f"updated its section on docs/{mine.page}.md"]
+    synced = page.read_text()
+    assert old_other in synced and drill_section(mine) in synced and old_mine not in synced
