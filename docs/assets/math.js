@@ -1,16 +1,24 @@
 /* Math, rendered by KaTeX served from this site (assets/katex: the dist files of the npm package
    katex 0.19.1). Loaded only on a page that has a formula: pymdownx.arithmatex marks them with
-   .arithmatex; a lab notebook's Markdown keeps its $...$ as written. */
+   .arithmatex; a lab notebook's Markdown keeps its $...$ as written. A formula the build already
+   rendered (studysite/formulas.py, .arithmatex--rendered) needs KaTeX's stylesheet only. */
 (function () {
   var base = new URL("katex/", document.currentScript.src).href;
   var loading = null;
+  var styled = false;
 
-  function load() {
-    if (loading) return loading;
+  function style() {
+    if (styled) return;
+    styled = true;
     var css = document.createElement("link");
     css.rel = "stylesheet";
     css.href = base + "katex.min.css";
     document.head.appendChild(css);
+  }
+
+  function load() {
+    if (loading) return loading;
+    style();
     loading = script("katex.min.js").then(function () {
       return script("contrib/auto-render.min.js");
     });
@@ -35,7 +43,10 @@
   ];
 
   function render() {
-    var formulas = document.querySelectorAll(".arithmatex, .jupyter-wrapper .jp-RenderedMarkdown");
+    if (document.querySelector(".arithmatex--rendered")) style();
+    var formulas = document.querySelectorAll(
+      ".arithmatex:not(.arithmatex--rendered), .jupyter-wrapper .jp-RenderedMarkdown"
+    );
     var found = Array.prototype.filter.call(formulas, function (element) {
       return element.classList.contains("arithmatex") || /\$[^$]+\$/.test(element.textContent);
     });

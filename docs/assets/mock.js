@@ -167,6 +167,7 @@
       tick();
       ticker = setInterval(tick, 1000);
 
+      var graded = false;
       view.addEventListener("click", function (event) {
         var target = event.target.closest && event.target.closest("[data-action]");
         var action = target && target.getAttribute("data-action");
@@ -182,10 +183,17 @@
           grades.appendChild(button("Review again", "again"));
           view.insertBefore(grades, actions);
           grades.querySelector("button").focus({ preventScroll: true });
-        } else if (action === "good" || action === "again") {
-          var saved = Progress.record(window.localStorage, card.id, action, new Date());
-          results.push({ card: card, verdict: action, seconds: answeredAfter, error: saved.ok ? "" : saved.error });
-          ask(index + 1);
+          Progress.loadScheduler().catch(function () { /* said when grading */ });
+        } else if ((action === "good" || action === "again") && !graded) {
+          graded = true; // once per question, also while the scheduler is still arriving
+          Progress.loadScheduler().then(function () {
+            return Progress.record(window.localStorage, card.id, action, new Date());
+          }, function (error) {
+            return { ok: false, error: error.message };
+          }).then(function (saved) {
+            results.push({ card: card, verdict: action, seconds: answeredAfter, error: saved.ok ? "" : saved.error });
+            ask(index + 1);
+          });
         } else if (action === "end") {
           summary(app, cards, results, limit);
         }

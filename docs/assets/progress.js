@@ -5,11 +5,30 @@
 // and never written over. Pure functions, so that node can test them (tests/studysite).
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
-    module.exports = factory(require("./vendor/ts-fsrs/ts-fsrs.min.js"));
-  } else {
-    root.StudyProgress = factory(root.FSRS);
+    module.exports = factory(function () { return require("./vendor/ts-fsrs/ts-fsrs.min.js"); });
+    return;
   }
-})(typeof self !== "undefined" ? self : this, function (FSRS) {
+  var scheduler = new URL("vendor/ts-fsrs/ts-fsrs.min.js", document.currentScript.src).href;
+  var loading = null;
+  var progress = factory(function () { return root.FSRS; });
+  // The scheduler (ts-fsrs, 25 KB) is needed only to grade, so a page does not load it: it is
+  // fetched the first time the reader grades, or points at a grade button (study.js, mock.js).
+  progress.loadScheduler = function () {
+    if (root.FSRS) return Promise.resolve();
+    loading = loading || new Promise(function (resolve, reject) {
+      var element = document.createElement("script");
+      element.src = scheduler;
+      element.onload = resolve;
+      element.onerror = function () {
+        loading = null;
+        reject(new Error("The scheduler did not load; grade again."));
+      };
+      document.head.appendChild(element);
+    });
+    return loading;
+  };
+  root.StudyProgress = progress;
+})(typeof self !== "undefined" ? self : this, function (scheduled) {
   "use strict";
 
   var KEY = "pytorch-foundations.progress";
@@ -19,10 +38,21 @@
   var ID = /^[a-z0-9][a-z0-9-]{0,199}$/;
   var ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
   var CARD_COUNTS = ["elapsed_days", "scheduled_days", "learning_steps", "reps", "lapses"];
-  var GRADES = { good: FSRS.Rating.Good, again: FSRS.Rating.Again };
-  // Whole days between reviews: an interview is prepared over days, not minutes, so FSRS's
-  // same-day learning steps are off; no fuzz, so that the same grades give the same schedule.
-  var scheduler = FSRS.fsrs(FSRS.generatorParameters({ enable_short_term: false, enable_fuzz: false }));
+  var GRADES = { good: "Good", again: "Again" }; // FSRS's Rating names
+  var FSRS = null;
+  var scheduler = null;
+
+  // Made on the first grade: in a browser the scheduler's script arrives only then.
+  function schedule() {
+    if (!scheduler) {
+      FSRS = scheduled();
+      if (!FSRS) throw new Error("the scheduler is not loaded");
+      // Whole days between reviews: an interview is prepared over days, not minutes, so FSRS's
+      // same-day learning steps are off; no fuzz, so that the same grades give the same schedule.
+      scheduler = FSRS.fsrs(FSRS.generatorParameters({ enable_short_term: false, enable_fuzz: false }));
+    }
+    return scheduler;
+  }
 
   function empty() {
     return { format: FORMAT, version: VERSION, questions: {} };
@@ -132,8 +162,9 @@
     if (!Object.prototype.hasOwnProperty.call(GRADES, verdict)) throw new Error("unknown grade " + verdict);
     var before = entry ? entry.before || null : null;
     if (entry && !sameDay(new Date(entry.last_review), now)) before = fromCard(toCard(entry));
+    var fsrs = schedule();
     var card = before ? toCard(before) : FSRS.createEmptyCard(now);
-    var next = fromCard(scheduler.next(card, now, GRADES[verdict]).card);
+    var next = fromCard(fsrs.next(card, now, FSRS.Rating[GRADES[verdict]]).card);
     next.last_grade = verdict;
     next.before = before;
     return next;

@@ -103,6 +103,10 @@
     status.textContent = verdict + " · next review " + Progress.describeDue(entry, new Date()) + ".";
   }
 
+  function preloadScheduler() {
+    if (Progress) Progress.loadScheduler().catch(function () { /* said when grading */ });
+  }
+
   function loadProgress() {
     return Progress ? Progress.load(window.localStorage) : { ok: false, error: "The progress script did not load." };
   }
@@ -134,15 +138,20 @@
       else if (step) revealInPlace(answer, step);
       var verdict = target.getAttribute("data-grade");
       if (verdict && Progress) {
-        var result = Progress.record(window.localStorage, id, verdict, new Date());
-        if (result.ok) {
-          showProgress(bar, result.entry);
-          bar.setAttribute("data-graded", verdict);
-        } else {
-          status.textContent = result.error;
-        }
+        Progress.loadScheduler().then(function () {
+          var result = Progress.record(window.localStorage, id, verdict, new Date());
+          if (result.ok) {
+            showProgress(bar, result.entry);
+            bar.setAttribute("data-graded", verdict);
+          } else {
+            status.textContent = result.error;
+          }
+        }, function (error) { status.textContent = error.message; });
       }
     });
+    // The scheduler is fetched while the pointer or focus reaches a grade, before the click.
+    bar.addEventListener("pointerover", preloadScheduler);
+    bar.addEventListener("focusin", preloadScheduler);
     answer.appendChild(bar);
   }
 
@@ -207,7 +216,22 @@
     window.requestAnimationFrame(function () { ticking = false; currentQuestion(); });
   }, { passive: true });
 
+  // The Study page's and the mock interview's own scripts, fetched on those pages only (once:
+  // each then follows Material's instant navigation itself, through document$).
+  var here = document.currentScript.src;
+  var PAGE_SCRIPTS = { "article .study-app": "study-page.js", "article .mock-app": "mock.js" };
+  function loadPageScripts() {
+    Object.keys(PAGE_SCRIPTS).forEach(function (selector) {
+      var src = new URL(PAGE_SCRIPTS[selector], here).href;
+      if (!document.querySelector(selector) || document.querySelector('script[src="' + src + '"]')) return;
+      var element = document.createElement("script");
+      element.src = src;
+      document.head.appendChild(element);
+    });
+  }
+
   function setUp() {
+    loadPageScripts();
     addSwitch();
     apply(enabled());
     addToggles();

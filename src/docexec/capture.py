@@ -13,8 +13,16 @@ last `TAIL_CHARS` it recorded, each piece stamped with the system-wide monotonic
 lock, and records them when it ends. The result merges the tails by their stamps, so that head and
 tail are cut over one sequence and the true end is always shown, whichever process recorded it.
 
-A Python-level write drains the pipes only when ``select`` says they hold something: the common
-case of a snippet that prints many short lines costs a lock and one system call per line.
+A Python-level write drains the pipes only when ``select`` says they hold something. Once the head
+is full, ``sys.stdout`` is written in blocks, as under ``python snippet.py > file``: a snippet that
+prints a million short lines then costs about what plain ``python`` does, not a lock and system
+calls per line. What keeps the order around those blocks: pending text is recorded before any
+other event, before a write to ``sys.stderr``, before the snippet starts a process (`os.fork`
+hooks, and the audit events of ``subprocess``, ``os.system``, ``os.posix_spawn`` and ``os.exec*``)
+and when the snippet ends. Only what the snippet's own process writes on the file descriptor itself
+(``os.write(1, ...)``, C code) between two prints past the head may land before a block it follows.
+Blocks lose nothing on a crash or a kill: past the head, a process's tail is recorded only when it
+finishes, so a process that never finishes loses it with or without them.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ import os
 import select
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 MAX_OUTPUT_CHARS = 100_000
@@ -72,6 +80,11 @@ class OutputRecorder:
         self.dropped_chars = 0
         self._owner = -1
         self._open()
+
+    @property
+    def head_full(self) -> bool:
+        """Whether the shared head is full: what is written now goes to the tail only."""
+        return self._head_done
 
     def _open(self) -> None:
         """Open the events file for this process: a forked process must not share the lock."""
@@ -205,18 +218,25 @@ class OutputRecorder:
 
 
 class _StreamSink(io.BufferedIOBase):
-    """``sys.stdout.buffer``: each write goes to the recorder at once, none waits in a buffer."""
+    """``sys.stdout.buffer``: each write goes to the recorder at once, none waits in a buffer
+    (the text layer above it decides when to write: each line, or blocks once the head is full)."""
 
     def __init__(self, recorder: OutputRecorder, name: str, fd: int) -> None:
         self._recorder = recorder
         self._name = name
         self._fd = fd
+        self.before_write: Callable[[], None] | None = None
+        self.after_write: Callable[[], None] | None = None
 
     def writable(self) -> bool:
         return True
 
     def write(self, data: bytes) -> int:  # type: ignore[override]
+        if self.before_write is not None:
+            self.before_write()
         self._recorder.write(self._name, bytes(data))
+        if self.after_write is not None:
+            self.after_write()
         return len(data)
 
     def fileno(self) -> int:
@@ -226,16 +246,24 @@ class _StreamSink(io.BufferedIOBase):
         return False
 
 
+# Audit events (PEP 578) raised as the snippet starts another process whose output may follow
+# text that stdout still holds; os.fork and what forks through it are covered by os.register_at_fork.
+_STARTS_A_PROCESS = frozenset({"subprocess.Popen", "os.system", "os.posix_spawn", "os.spawn", "os.exec"})
+_BLOCK_CHARS = 65_536  # the text layer's block once the head is full; 8 KiB by default
+
+
 def install(recorder: OutputRecorder) -> None:
     """``sys.stdout`` and ``sys.stderr`` as Python sets them up in a terminal (encoding, ``buffer``,
     ``fileno()``, stderr's ``backslashreplace``): stdout line-buffered, so that ``print`` is one
     write per line and not two, stderr written through; stdin empty. Pending text is flushed before
-    any other event and before a fork, so that no child inherits it and prints it twice."""
-    streams = {}
+    any other event and before a fork, so that no child inherits it and prints it twice.
+
+    Once the head is full, stdout is written in blocks (see the module's docstring)."""
+    sinks, streams = {}, {}
     for name, fd, errors in (("stdout", 1, "strict"), ("stderr", 2, "backslashreplace")):
-        sink = _StreamSink(recorder, name, fd)
+        sinks[name] = _StreamSink(recorder, name, fd)
         streams[name] = io.TextIOWrapper(
-            sink, encoding="utf-8", errors=errors, line_buffering=True, write_through=name == "stderr"
+            sinks[name], encoding="utf-8", errors=errors, line_buffering=True, write_through=name == "stderr"
         )
     import sys
 
@@ -244,11 +272,29 @@ def install(recorder: OutputRecorder) -> None:
     os.close(devnull)
     sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - lives with the process
     sys.stdout, sys.stderr = streams["stdout"], streams["stderr"]
+    stdout = streams["stdout"]
 
     def flush_pending() -> None:
         with contextlib.suppress(Exception):  # a stream the snippet closed or replaced
-            streams["stdout"].flush()
+            stdout.flush()
 
+    def flush_blocks() -> None:
+        if not stdout.line_buffering:
+            flush_pending()
+
+    def write_in_blocks_once_the_head_is_full() -> None:
+        if recorder.head_full:
+            sinks["stdout"].after_write = None
+            stdout._CHUNK_SIZE = _BLOCK_CHARS  # type: ignore[attr-defined]
+            stdout.reconfigure(line_buffering=False)
+
+    def before_a_process_starts(event: str, _args: tuple) -> None:
+        if event in _STARTS_A_PROCESS:
+            flush_blocks()
+
+    sinks["stdout"].after_write = write_in_blocks_once_the_head_is_full
+    sinks["stderr"].before_write = flush_blocks  # stdout's pending block first, as it was written
     recorder.before_event.append(flush_pending)
     os.register_at_fork(before=flush_pending)
+    sys.addaudithook(before_a_process_starts)
     sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin

@@ -8,6 +8,7 @@ One parser serves the build, the tests and the command line, so they all read on
     # docexec: show=core                              the page shows only the named part
     # docexec: memory=8G                              its processes may use 8 GiB (default 4 GiB)
     # docexec: network                                its processes may talk over loopback
+    # docexec: measured                               its output is measured on the machine
 
 Named parts use the section markers of pymdownx.snippets, so the standard extension can
 include the same part: ``# --8<-- [start:core]`` ... ``# --8<-- [end:core]``. The part named
@@ -45,6 +46,7 @@ ACCEPTED = {
     "show": "show=NAME (the page shows the part between the NAME section markers)",
     "memory": "memory=SIZE (what its processes may use together, such as 512M or 8G)",
     "network": "network (a flag: its processes may connect to each other over loopback)",
+    "measured": "measured (a flag: its output is measured on the machine, so differs from build to build)",
 }
 _DECLARATION_LINE = re.compile(r"^\s*#\s*docexec\b")
 _CANONICAL_LINE = re.compile(r"^\s*# docexec:")
@@ -79,6 +81,9 @@ class Declarations:
     show_line: int | None = None  # where show= is declared
     memory: int | None = None  # bytes; None: the project's default
     network: bool = False  # loopback for its own processes (distributed snippets); else none
+    # Prints or draws what the machine measured (rates, timings): the one kind of output that may
+    # differ between two cold builds; every other output must be the same in both.
+    measured: bool = False
     raises_line: int | None = None  # where raises= is declared: a raise that does not come names it
     # name -> (first line, last line) of the part's content, 1-based and inclusive
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -140,6 +145,7 @@ def parse(source: str, path: str) -> Declarations:
         show_line=values.get("show_line"),  # type: ignore[arg-type]
         memory=values.get("memory"),  # type: ignore[arg-type]
         network=bool(values.get("network", False)),
+        measured=bool(values.get("measured", False)),
         raises_line=values.get("raises_line"),  # type: ignore[arg-type]
         sections=sections,
         gist=tuple(gist),
@@ -212,7 +218,7 @@ def _parse_declaration(line: str, path: str, number: int, values: dict[str, obje
             raise DeclarationError(path, number, f"unknown declaration {key!r}")
         if key in values:
             raise DeclarationError(path, number, f"{key!r} is declared twice")
-        if key in ("cuda", "network"):
+        if key in ("cuda", "network", "measured"):
             if has_value:
                 raise DeclarationError(path, number, f"{key} takes no value")
             values[key] = True

@@ -8,7 +8,6 @@ and its warm servers for every rebuild, and pages served before many snippets ha
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import posixpath
@@ -32,6 +31,7 @@ from mkdocs.structure.pages import Page
 from docexec import build_report, checks, labs, page_notebook, provenance, recordings
 from docexec.config import ConfigError, from_environment
 from docexec.engine import DeclarationError, Engine, Summary
+from docexec.figure_files import figure_name, served_bytes
 from docexec.markdown_ext import RunExtension, SnippetRenderer, directive_lines
 from docexec.preview import Preview, pending_result
 from docexec.result import FAILED, SKIPPED, Figure, Result
@@ -142,7 +142,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         shown = [*self.results.values(), *self._recorded_results()]
         figures = {figure_name(f): f for result in shown for f in result.figures}
         for name, figure in sorted(figures.items()):
-            files.append(File.generated(config, f"{FIGURES_DIR}/{name}", content=figure.bytes))
+            files.append(File.generated(config, f"{FIGURES_DIR}/{name}", content=served_bytes(figure)))
         if self.execute:
             report = build_report.markdown(self.results, shown_on, self.engine.environment, self.built)
             files.append(File.generated(config, build_report.PAGE, content=report))
@@ -389,8 +389,3 @@ def _after_title(html: str, line: str) -> str:
         return line + html
     end += len("</h1>")
     return html[:end] + "\n" + line + html[end:]
-
-
-def figure_name(figure: Figure) -> str:
-    """Named by content: the same figure keeps its URL, a changed one gets a new one."""
-    return hashlib.sha256(figure.bytes).hexdigest()[:20] + "." + figure.format

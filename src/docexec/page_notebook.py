@@ -3,13 +3,22 @@ cells with the outputs the build recorded, and a first cell that installs what t
 
 The prose is written in Material's Markdown (admonitions, ``///`` blocks, attribute lists) that
 Jupyter does not read, and no library converts it, so the few constructs the pages use are turned
-into plain Markdown here: an admonition becomes a quote under its bold title, blocks and attribute
-lists are dropped, links to other pages point at the published site.
+into plain Markdown here: an admonition becomes a quote under its bold title, a collapsible one
+(``???``) stays folded (an HTML ``<details>`` block, which Jupyter, Colab and GitHub fold alike), one
+that runs a snippet opens into its bold title and paragraphs around the snippet's cell; blocks and
+attribute lists are dropped, links to other pages point at the published site.
+
+A drill's section (its stub and solution snippets under ``drills/``, named ``<id>_stub.py`` and
+``<id>_solution.py``) becomes cells the reader works in: the stub as a code cell to write in, then a
+check cell that runs the checker on what they wrote, and the reference solution folded in Markdown,
+where running the notebook cannot define it over the reader's attempt.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import html
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -17,8 +26,9 @@ from pathlib import Path
 import nbformat
 
 from docexec import declarations, provenance, requirements
+from docexec.figure_files import served_bytes
 from docexec.markdown_ext import directive_lines
-from docexec.result import SKIPPED, Figure, Result
+from docexec.result import PASSED, SKIPPED, Figure, Result
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)\s+([\w-]+)(?:\s+"(.*)")?\s*$')
@@ -27,6 +37,9 @@ _BLOCK_FENCE = re.compile(r"^///")  # pymdownx.blocks: `/// html | div.answer` .
 _HEADING_ATTRIBUTES = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
 GPU_NOTE = "*The next cell needs a CUDA GPU; this copy of the site was built without one: no output.*"
 _PAGE_LINK = re.compile(r"\]\((?!\w+:|/|#)([^)\s#]+\.md)(#[^)\s]*)?\)")
+# A drill's snippets, where torchguide.drills' Drill.stub_path and solution_path put them.
+_DRILL_SNIPPET = re.compile(r"(?:^|/)drills/(\w+)_(stub|solution)\.py$")
+CHECKER = "check_here"  # what a drill's solution snippet calls last: torchguide.drills.check_here
 
 
 def file_name(src_uri: str) -> str:
@@ -56,9 +69,12 @@ def plain_markdown(lines: list[str], url_of: Callable[[str], str | None]) -> lis
         if admonition or tab:
             body, index = _body(lines, index + 1)
             if admonition:
-                title = admonition.group(2) or admonition.group(1).replace("-", " ").capitalize()
+                title = _title(admonition)
                 inner = plain_markdown(body, url_of)
-                out += [f"> **{title}**", ">", *[f"> {text}".rstrip() for text in inner]]
+                if line.startswith("???"):  # folded on the page: folded in the notebook
+                    out += _details(title, inner, is_open=line.startswith("???+"))
+                else:
+                    out += [f"> **{title}**", ">", *[f"> {text}".rstrip() for text in inner]]
             else:
                 out += [f"**{tab.group(1)}**", "", *plain_markdown(body, url_of)]  # type: ignore[union-attr]
             continue
@@ -68,6 +84,44 @@ def plain_markdown(lines: list[str], url_of: Callable[[str], str | None]) -> lis
         line = _HEADING_ATTRIBUTES.sub(r"\1", line)
         out.append(_PAGE_LINK.sub(lambda m: _link(m, url_of), line))
     return out
+
+
+def _details(title: str, body: list[str], is_open: bool = False) -> list[str]:
+    """A folded block; blank lines around the body so that Jupyter reads it as Markdown."""
+    summary = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(title, quote=False))
+    opening = f"<details{' open' if is_open else ''}><summary><b>{summary}</b></summary>"
+    return [opening, "", *body, "", "</details>"]
+
+
+def _open_blocks_that_run_snippets(lines: list[str]) -> list[str]:
+    """An admonition or tab whose body runs a snippet, as a bold title and its body dedented: a
+    notebook's code cell cannot sit inside Markdown, so a block cannot fold or quote it. A drill's
+    reference solution keeps its block: it is folded as Markdown, not run."""
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        admonition, tab = _ADMONITION.match(line), _TAB.match(line)
+        if admonition or tab:
+            body, end = _body(lines, index + 1)
+            runs = [text.split()[-1] for text in body if text.lstrip().startswith("%run ")]
+            if any(not _is_drill_solution(path) for path in runs):
+                title = tab.group(1) if tab else _title(admonition)  # type: ignore[arg-type]
+                out += [f"**{title}**", "", *_open_blocks_that_run_snippets(body)]
+                index = end
+                continue
+        out.append(line)
+        index += 1
+    return out
+
+
+def _is_drill_solution(path: str) -> bool:
+    drill = _DRILL_SNIPPET.search(path)
+    return drill is not None and drill.group(2) == "solution"
+
+
+def _title(admonition: re.Match) -> str:
+    return admonition.group(2) or admonition.group(1).replace("-", " ").capitalize()
 
 
 def _link(match: re.Match, url_of: Callable[[str], str | None]) -> str:
@@ -81,7 +135,7 @@ def _markdown_cell(lines: list[str], url_of: Callable[[str], str | None]) -> nbf
 
 
 def figure_output(figure: Figure) -> nbformat.NotebookNode:
-    data = figure.bytes.decode("utf-8") if figure.format == "svg" else figure.data
+    data = served_bytes(figure).decode("utf-8") if figure.format == "svg" else figure.data
     metadata = {figure.media_type: {"width": figure.width, "height": figure.height}}
     return nbformat.v4.new_output("display_data", data={figure.media_type: data}, metadata=metadata)
 
@@ -119,6 +173,91 @@ def install_cell(sources: list[str], environment: dict, repository: str | None) 
     return nbformat.v4.new_code_cell("\n".join(lines))
 
 
+def _snippet_code(root: Path, path: str) -> tuple[str, str]:
+    """A snippet's source, and its code as a notebook shows it: no declaration lines, no gist markers."""
+    decl = declarations.parse_file(root / path, root)  # refuses a link out of snippets/, non-UTF-8
+    source = (root / path).read_text(encoding="utf-8")
+    return source, declarations.displayed_source(source, dataclasses.replace(decl, show=None))
+
+
+def split_solution(code: str) -> tuple[str, str]:
+    """A drill's solution as (what the reader writes, the check): its code without the import of
+    the checker and the call to it, and those two statements."""
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:
+        return code.strip(), ""
+    lines = code.splitlines()
+    checking = [
+        node
+        for node in body
+        if (isinstance(node, ast.ImportFrom) and [alias.name for alias in node.names] == [CHECKER])
+        or (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == CHECKER
+        )
+    ]
+    taken = {number for node in checking for number in range(node.lineno - 1, node.end_lineno or node.lineno)}
+    kept = "\n".join(line for number, line in enumerate(lines) if number not in taken)
+    kept = re.sub(r"\n{4,}", "\n\n\n", kept).strip()  # at most two blank lines where a statement was
+    check = "\n\n".join("\n".join(lines[n.lineno - 1 : n.end_lineno]) for n in checking)
+    return kept, check
+
+
+def _check_cell(root: Path, drill: str, stub_path: str) -> nbformat.NotebookNode | None:
+    """The cell that runs the checker on the reader's function: the check their solution ends with."""
+    solution = stub_path.removesuffix("_stub.py") + "_solution.py"
+    if not (root / solution).is_file():
+        return None  # the drill's own tests say so; the notebook keeps the stub as it is
+    _, check = split_solution(_snippet_code(root, solution)[1])
+    calls = [node for node in ast.walk(ast.parse(check)) if isinstance(node, ast.Call)]
+    if not calls:
+        return None
+    arguments = calls[-1].args
+    written = arguments[1].id if len(arguments) > 1 and isinstance(arguments[1], ast.Name) else "function"
+    comment = f"# Checks the {written} you wrote in the cell above: run that cell, then this one."
+    cell = nbformat.v4.new_code_cell(f"{comment}\n{check}")
+    cell.metadata["docexec"] = {"drill": drill, "role": "check"}
+    cell.metadata["tags"] = ["raises-exception"]  # fails until it is written: "Run all" goes on
+    return cell
+
+
+def _without_fold_header(prose: list[str]) -> tuple[list[str], str | None]:
+    """The prose before a snippet shown inside an admonition, less that admonition's header line,
+    and its title."""
+    end = len(prose)
+    while end and not prose[end - 1].strip():
+        end -= 1
+    header = _ADMONITION.match(prose[end - 1]) if end else None
+    if header is None:
+        return prose, None
+    return prose[: end - 1], _title(header)
+
+
+def _fenced(code: str, language: str) -> list[str]:
+    """A fenced block longer than any backtick run inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{language}", *code.rstrip("\n").split("\n"), fence]
+
+
+def _solution_fold(
+    drill: str, path: str, title: str | None, code: str, result: Result
+) -> nbformat.NotebookNode:
+    """The reference solution folded, as Markdown: shown when asked for, never run over the
+    reader's own function; then what the checker said of it when the site was built."""
+    written, _ = split_solution(code)
+    body = _fenced(written, "python")
+    said = "".join(text for cell in result.cells for name, text in cell.streams if name == "stdout")
+    if result.status == PASSED and said.strip():
+        body += ["", "The checker said of it:", "", *_fenced(said, "text")]
+    cell = nbformat.v4.new_markdown_cell("\n".join(_details(title or "A reference solution", body)))
+    cell.metadata["docexec"] = {"snippet": path, "drill": drill, "role": "solution"}
+    return cell
+
+
 def notebook_for_page(
     root: Path,
     markdown: str,
@@ -129,18 +268,25 @@ def notebook_for_page(
 ) -> nbformat.NotebookNode:
     """``url_of`` maps a link's target (``../autograd.md``) to the published page's URL, or None."""
     front = _FRONT_MATTER.match(markdown)
-    lines = markdown[front.end() if front else 0 :].splitlines()
+    lines = _open_blocks_that_run_snippets(markdown[front.end() if front else 0 :].splitlines())
     cells: list[nbformat.NotebookNode] = []
     sources: list[str] = []
     start, count = 0, 0
-    for index, _, path in directive_lines(lines):
-        cells.append(_markdown_cell(lines[start:index], url_of))
+    for index, indent, path in directive_lines(lines):
+        prose = lines[start:index]
+        drill = _DRILL_SNIPPET.search(path)
+        role = drill.group(2) if drill else None
+        fold_title = None
+        if role == "solution" and indent:
+            prose, fold_title = _without_fold_header(prose)
+        cells.append(_markdown_cell(prose, url_of))
         start = index + 1
-        decl = declarations.parse_file(root / path, root)  # refuses a link out of snippets/, non-UTF-8
-        source = (root / path).read_text(encoding="utf-8")
-        code = declarations.displayed_source(source, dataclasses.replace(decl, show=None))
+        source, code = _snippet_code(root, path)
         sources.append(source)
         result = results(path)
+        if role == "solution":
+            cells.append(_solution_fold(drill.group(1), path, fold_title, code, result))  # type: ignore[union-attr]
+            continue
         cell = nbformat.v4.new_code_cell(code.rstrip("\n"))
         cell.metadata["docexec"] = {"snippet": path}
         if result.status == SKIPPED:
@@ -152,6 +298,12 @@ def notebook_for_page(
             if result.expected_exception:
                 cell.metadata["tags"] = ["raises-exception"]  # Jupyter runs on past it
         cells.append(cell)
+        if role == "stub":
+            cell.metadata["docexec"].update(drill=drill.group(1), role="stub")  # type: ignore[union-attr]
+            check = _check_cell(root, drill.group(1), path)  # type: ignore[union-attr]
+            if check is not None:
+                cells.append(check)
+                sources.append(check.source)
     cells.append(_markdown_cell(lines[start:], url_of))
     notebook = nbformat.v4.new_notebook(
         cells=[install_cell(sources, environment, repository), *filter(None, cells)],
@@ -165,4 +317,4 @@ def notebook_for_page(
     return notebook
 
 
-__all__ = ["figure_output", "file_name", "notebook_for_page", "outputs", "plain_markdown"]
+__all__ = ["figure_output", "file_name", "notebook_for_page", "outputs", "plain_markdown", "split_solution"]

@@ -217,8 +217,8 @@ def _head_and_tail(pieces: list[_Piece], dropped: int) -> tuple[list[_Piece], in
         dropped += total - HEAD_CHARS - TAIL_CHARS
         ordered = head + tail
         head, tail = _first(ordered, HEAD_CHARS), _first(ordered[::-1], TAIL_CHARS, from_end=True)[::-1]
-    if not dropped:
-        return head, 0
+    if not dropped:  # everything fits: the head, then the tails, which hold the rest
+        return head + tail, 0
     glued = head and not head[-1].text.endswith("\n")
     note = ("\n" if glued else "") + f"[output truncated: {dropped:,} characters not shown]\n"
     where = tail[0].cell if tail else head[-1].cell if head else Cell()

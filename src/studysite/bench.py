@@ -22,18 +22,25 @@ from pathlib import Path
 SEARCH_INDEX = "search/search_index.json"
 SEARCH_INDEX_BUDGET = 300_000
 FIRST_LOAD_BUDGET = 700_000
-# assets/math.js loads these on a page with a formula (pymdownx.arithmatex marks it .arithmatex).
+# assets/math.js loads these on a page with a formula (pymdownx.arithmatex marks it .arithmatex) that
+# the build did not render (without node, studysite/formulas.py); the stylesheet for any formula.
 KATEX_FILES = ("assets/katex/katex.min.js", "assets/katex/contrib/auto-render.min.js")
 KATEX_STYLE = "assets/katex/katex.min.css"
+# assets/study.js loads a page's own script where the page has its element (class) at load time.
+# The scheduler that progress.js fetches when a reader first grades is not part of a first load.
+PAGE_SCRIPTS = {"study-app": "assets/study-page.js", "mock-app": "assets/mock.js"}
 
 
-class _Links(HTMLParser):
+class PageLinks(HTMLParser):
+    """What a page's HTML names: its scripts, images and stylesheets, and the classes it uses."""
+
     def __init__(self) -> None:
         super().__init__()
         self.scripts: list[str] = []
         self.images: list[str] = []
         self.styles: list[str] = []
         self.math = False
+        self.classes: set[str] = set()
         self._config = False
         self.config = ""
 
@@ -46,8 +53,10 @@ class _Links(HTMLParser):
             self.images.append(values["src"])
         if tag == "link" and values.get("rel") == "stylesheet" and values.get("href"):
             self.styles.append(values["href"])
-        if "arithmatex" in values.get("class", "").split():
-            self.math = True
+        classes = values.get("class", "").split()
+        self.classes.update(classes)
+        if "arithmatex" in classes and "arithmatex--rendered" not in classes:
+            self.math = True  # to be rendered in the browser
 
     def handle_data(self, data: str) -> None:
         if self._config:
@@ -85,7 +94,7 @@ def _size(site: Path, page: str, references: list[str]) -> int:
 
 def first_load(site: Path, page: str) -> FirstLoad:
     html = (site / page).read_text(encoding="utf-8")
-    links = _Links()
+    links = PageLinks()
     links.feed(html)
     scripts = list(links.scripts)
     worker = json.loads(links.config or "{}").get("search")
@@ -94,7 +103,9 @@ def first_load(site: Path, page: str) -> FirstLoad:
     root = posixpath.relpath(".", posixpath.dirname(page))
     if links.math:
         scripts += [posixpath.join(root, name) for name in KATEX_FILES]
+    if links.math or "arithmatex--rendered" in links.classes:
         links.styles.append(posixpath.join(root, KATEX_STYLE))
+    scripts += [posixpath.join(root, name) for owner, name in PAGE_SCRIPTS.items() if owner in links.classes]
     load = FirstLoad(page)
     load.parts = {
         "html": len(html.encode("utf-8")),
@@ -114,8 +125,13 @@ def pages(site: Path) -> list[str]:
     )
 
 
+def by_weight(site: Path) -> list[FirstLoad]:
+    """Every page's first load, the heaviest first."""
+    return sorted((first_load(site, page) for page in pages(site)), key=lambda load: -load.total)
+
+
 def heaviest(site: Path, count: int = 5) -> list[FirstLoad]:
-    return sorted((first_load(site, page) for page in pages(site)), key=lambda load: -load.total)[:count]
+    return by_weight(site)[:count]
 
 
 def _kb(size: int) -> str:
@@ -129,8 +145,13 @@ def report(site: Path) -> None:
         f"search index: {_kb(len(raw))} raw, {_kb(len(gzip.compress(raw)))} gzipped, {len(docs)} entries "
         f"(budget {_kb(SEARCH_INDEX_BUDGET)} raw)"
     )
-    print(f"first load of the heaviest pages (budget {_kb(FIRST_LOAD_BUDGET)}):")
-    for load in heaviest(site):
+    loads = by_weight(site)
+    over = [load for load in loads if load.total > FIRST_LOAD_BUDGET]
+    print(
+        f"first load of the heaviest pages (budget {_kb(FIRST_LOAD_BUDGET)}; "
+        f"{len(over)} of {len(loads)} pages over it):"
+    )
+    for load in loads[: max(5, len(over))]:
         parts = ", ".join(f"{name} {_kb(size)}" for name, size in load.parts.items())
         print(f"  {load.page}: {_kb(load.total)} ({parts}); stylesheets {_kb(load.styles)} more")
 

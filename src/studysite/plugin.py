@@ -7,15 +7,27 @@ import logging
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from studysite import flashcards, questions, reading, search_index, study_pages
+from studysite import (
+    deck_date,
+    flashcards,
+    folded_code,
+    formulas,
+    page_weight,
+    questions,
+    reading,
+    search_index,
+    study_pages,
+)
 from studysite.markdown_ext import StudyExtension
 
 log = logging.getLogger("mkdocs.plugins.studysite")
 DECK_FILE = "study/pytorch-foundations.apkg"
+KATEX_SCRIPT = "assets/katex/katex.min.js"  # the site's own KaTeX renders formulas at build time
 # Search results should be answers: these pattern-named HTML parts of notebook pages are widgets.
 NOTEBOOK_WIDGETS = (
     '<div class="jp-InputPrompt',
@@ -39,13 +51,13 @@ class StudySitePlugin(BasePlugin):
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.questions.clear()
-        found, titles, changed = [], {}, 0.0
+        found, titles, sources = [], {}, []
         for file in files.documentation_pages():
             if file.src_uri.endswith(".md") and file.abs_src_path:
                 text = Path(file.abs_src_path).read_text(encoding="utf-8")
                 found += questions.parse(text, file.src_uri)
                 titles[file.src_uri] = questions.page_title(text) or file.src_uri
-                changed = max(changed, Path(file.abs_src_path).stat().st_mtime)
+                sources.append(Path(file.abs_src_path))
         self.questions.update({q.url: q for q in found})
         for name, content in (
             (study_pages.CORRECTIONS_PAGE, study_pages.corrections_index(found, titles, log.warning)),
@@ -54,9 +66,9 @@ class StudySitePlugin(BasePlugin):
         ):
             files.append(File.generated(config, name, content=content))
         files.append(File.generated(config, reading.SOURCES_PAGE, content=reading.sources_page(found)))
-        # Stamped with the newest page's time: the same pages give the same file, an edited page a
-        # newer deck, whose notes Anki then updates on import.
-        deck = flashcards.build_deck(found, config.site_url or "", changed)
+        # Stamped with the pages' last change (deck_date.py): the same pages give the same file in
+        # every clone, an edited page a newer deck, whose notes Anki then updates on import.
+        deck = flashcards.build_deck(found, config.site_url or "", deck_date.pages_changed(sources))
         files.append(File.generated(config, DECK_FILE, content=deck))
         return files
 
@@ -68,11 +80,20 @@ class StudySitePlugin(BasePlugin):
         if page.file.src_uri.endswith(".ipynb"):
             for widget in NOTEBOOK_WIDGETS:
                 html = html.replace(widget, widget.replace("<div ", "<div data-search-exclude ", 1))
-        return search_index.exclude_code_and_outputs(html)
+        return page_weight.slim_code_markup(search_index.exclude_code_and_outputs(html))
+
+    @event_priority(-100)  # the page as written, after any other plugin changed it
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        # Formulas here, not in the page's content: the search index keeps their TeX.
+        katex = Path(config.docs_dir) / KATEX_SCRIPT
+        try:
+            output = formulas.render(output, katex, f"docs/{page.file.src_uri}")
+        except formulas.FormulaError as error:
+            raise PluginError(str(error)) from None
+        return folded_code.fold(output, page.url, Path(config.site_dir))
 
     @event_priority(-100)  # after Material's search plugin has written its index
     def on_post_build(self, config: MkDocsConfig) -> None:
         index_file = Path(config.site_dir) / "search" / "search_index.json"
         if index_file.exists():
             search_index.reshape(index_file, {q.site_path for q in self.questions.values()})
-

@@ -42,6 +42,10 @@ DRILL_BOOST = 0.5
 # A question's text as Material indexes it: the Asked-as paragraph, the short answer's title and its
 # first block (short answers are one paragraph), then the full answer.
 QUESTION_TEXT = re.compile(r"(?s)(<p>Asked as:.*?<p>Short answer</p>\s*<(p|ol|ul)>.*?</\2>)(.*)")
+# A page's own entry (its introduction) and an API object's (its docstring; mkdocstrings' anchors,
+# and only they, hold a dot) show their first paragraph, after a class's "Bases:" line: the rest
+# goes into ``words`` as a question's full answer does. Their whole text was a third of the index.
+FIRST_PARAGRAPH = re.compile(r"(?s)(\s*(?:<p>\s*Bases:.*?</p>\s*)?<p>.*?</p>)()(\s*\S.*)")
 TAG = re.compile(r"<[^>]+>")
 # lunr's English stop words (lunr.stopWordFilter): the search drops them from queries and the index.
 _STOP_WORDS = """
@@ -54,8 +58,16 @@ when where which while who whom why will with would yet you your"""
 STOP_WORDS = frozenset(_STOP_WORDS.split())
 
 
+# A drill's section, from its heading to the next heading of its level or above.
+DRILL_SECTION = re.compile(rf'(?s)<h3 id="{DRILL_ANCHOR_PREFIX}.*?(?=<h[1-3][\s>]|\Z)')
+
+
 def exclude_code_and_outputs(page_html: str) -> str:
-    """The page's HTML with its code blocks and outputs marked for Material's indexer to skip."""
+    """The page's HTML with its code blocks and outputs marked for Material's indexer to skip, and
+    a drill's hints and reference solution (its folded boxes): a drill is found by its title and
+    task, and each drill costs the index a few hundred bytes instead of its every hint."""
+    unindexed_boxes = lambda drill: drill[0].replace("<details", "<details data-search-exclude")  # noqa: E731
+    page_html = DRILL_SECTION.sub(unindexed_boxes, page_html)
     return UNINDEXED.sub(lambda match: f"<{match[1]} data-search-exclude", page_html)
 
 
@@ -66,7 +78,8 @@ def _words(text: str, separator: re.Pattern[str]) -> list[str]:
 
 def reshape(index_file: Path, question_locations: set[str]) -> None:
     """Rewrite Material's search index in place: page entries weigh less, and each question's entry
-    keeps its Asked-as line and short answer as text, the other words of its answer in ``words``."""
+    keeps its Asked-as line and short answer as text, the other words of its answer in ``words``
+    (a page's entry and an API object's: their first paragraph, then ``words``)."""
     index = json.loads(index_file.read_text(encoding="utf-8"))
     separator = re.compile(index["config"]["separator"])
     question_pages = {location.split("#")[0] for location in question_locations}
@@ -78,6 +91,8 @@ def reshape(index_file: Path, question_locations: set[str]) -> None:
         if boost != 1:
             doc["boost"] = boost
         split = QUESTION_TEXT.match(doc["text"]) if doc["location"] in question_locations else None
+        if not split and (not anchor or "." in anchor):
+            split = FIRST_PARAGRAPH.match(doc["text"])
         if split:
             doc["text"] = split[1]
             shown = set(_words(doc["title"] + " " + doc["text"], separator))

@@ -144,7 +144,7 @@ def test_printed_lines_wrap_with_a_mark_on_each_continuation_and_tables_keep_the
     measured = blocks.evaluate_all(
         """codes => codes.map(code => {
             const style = getComputedStyle(code);
-            const lines = [...code.querySelectorAll(':scope > span[id]')];
+            const lines = [...code.querySelectorAll(':scope > span')];
             return {
                 table: code.closest('.docexec-table') !== null,
                 whiteSpace: style.whiteSpace,

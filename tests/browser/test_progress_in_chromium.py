@@ -77,6 +77,15 @@ def bar(page, question_id: str):
     return page.locator(f'article .answer[data-question-id="{question_id}"] > .answer-bar')
 
 
+def grade(page, question_id: str, verdict: str) -> None:
+    """Clicks a grade and waits until it is saved: the first grade waits for the scheduler's script,
+    which a page fetches only then (progress.js)."""
+    bar(page, question_id).locator(f"[data-grade={verdict}]").click()
+    page.wait_for_selector(
+        f'article .answer[data-question-id="{question_id}"] > .answer-bar[data-graded={verdict}]'
+    )
+
+
 def stored(page) -> str | None:
     return page.evaluate("key => localStorage.getItem(key)", KEY)
 
@@ -91,8 +100,8 @@ def test_grades_survive_reload_instant_navigation_and_an_import_into_a_fresh_pro
     page = open_page()
     page.goto(site_url + AUTOGRAD)
     assert bar(page, FIRST).locator(".answer-bar__status").inner_text() == "Not graded yet."
-    bar(page, FIRST).locator("[data-grade=good]").click()
-    bar(page, SECOND).locator("[data-grade=again]").click()
+    grade(page, FIRST, "good")
+    grade(page, SECOND, "again")
     assert (
         bar(page, SECOND).locator(".answer-bar__status").inner_text()
         == "Review again · next review tomorrow."
@@ -135,7 +144,7 @@ def test_grades_survive_reload_instant_navigation_and_an_import_into_a_fresh_pro
 def test_progress_of_a_question_the_site_no_longer_has_is_left_out_without_error(open_page, site_url):
     page = open_page()
     page.goto(site_url + AUTOGRAD)
-    bar(page, FIRST).locator("[data-grade=again]").click()
+    grade(page, FIRST, "again")
     # The entry holds the schedule only, not where the question was: a moved question keeps it.
     entry = json.loads(stored(page))["questions"][FIRST]
     assert not {key for key in entry if "page" in key or "url" in key}
@@ -163,6 +172,7 @@ def test_corrupt_saved_progress_is_refused_and_never_written_over(open_page, sit
     status = bar(page, FIRST).locator(".answer-bar__status")
     assert "cannot be read" in status.inner_text()
     bar(page, FIRST).locator("[data-grade=good]").click()
+    page.wait_for_function("window.FSRS")  # the grade went as far as the scheduler, then was refused
     assert "cannot be read" in status.inner_text()
     assert stored(page) == corrupt
 
@@ -201,7 +211,7 @@ def test_a_foreign_import_file_is_refused_without_touching_the_progress(
 ):
     page = open_page(PHONE)
     page.goto(site_url + AUTOGRAD)
-    bar(page, FIRST).locator("[data-grade=good]").click()
+    grade(page, FIRST, "good")
     before = stored(page)
     page.goto(site_url + "/study/")
     foreign = tmp_path / "progress.json"

@@ -15,9 +15,9 @@ x = torch.ones(2)
 
 
 def test_every_key_is_read():
-    decl = parse(SNIPPET + "# docexec: cuda show=core\n", "snippets/a.py")
+    decl = parse(SNIPPET + "# docexec: cuda show=core measured\n", "snippets/a.py")
     assert decl.raises == "RuntimeError" and decl.match == "view size"
-    assert decl.timeout == 5.0 and decl.cuda and decl.show == "core"
+    assert decl.timeout == 5.0 and decl.cuda and decl.show == "core" and decl.measured
     assert decl.sections == {"core": (7, 7)}
 
 
@@ -25,6 +25,7 @@ def test_defaults_when_nothing_is_declared():
     decl = parse("print(1)\n", "snippets/a.py")
     # No timeout or memory limit of its own: the project's defaults apply (`docexec.config`).
     assert (decl.cuda, decl.raises, decl.timeout, decl.memory, decl.show) == (False, None, None, None, None)
+    assert not decl.measured  # its output must be the same in every build
 
 
 def test_the_displayed_code_drops_declarations_and_markers():
@@ -58,6 +59,7 @@ def test_a_named_part_is_shown_alone_and_dedented():
         ("x = 1  # docexec: timeout=3", "a declaration must be on a line of its own"),
         ("x = 1  # DocExec: cuda", "a declaration must be on a line of its own"),
         ("# docexec: cuda=yes", "cuda takes no value"),
+        ("# docexec: measured=yes", "measured takes no value"),
         ("# docexec: raises=", "raises needs a value"),
         ("# docexec: raises=Runtime Error", "unknown declaration 'Error'"),
         ('# docexec: raises=RuntimeError match="("', "is no regex"),

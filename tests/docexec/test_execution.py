@@ -41,6 +41,20 @@ BEHAVIOURS = {
     "huge_output.py": """
         print("x" * 10_000_000)
     """,
+    "past_the_head_in_order.py": """
+        import os
+        import subprocess
+        import sys
+
+        print("x" * 70_000)  # past the head: stdout is now written in blocks
+        print("before the child")
+        subprocess.run([sys.executable, "-c", "print('a child process')"], check=True)
+        print("before stderr")
+        print("to stderr", file=sys.stderr)
+        print("before the shell")
+        os.system("echo a shell command")
+        print("the end")
+    """,
     "unexpected_error.py": """
         import torch
         def helper():
@@ -160,6 +174,20 @@ def test_huge_output_keeps_head_and_tail_with_a_note_on_its_own_line_between(bat
     assert head == "x" * HEAD_CHARS  # the note is not glued to the half-printed line
     assert tail == "x" * (TAIL_CHARS - 1)  # the last characters, up to the end of the line
     assert result.output.endswith("x\n")
+
+
+def test_past_the_head_python_output_keeps_its_place_among_other_processes_and_stderr(batch):
+    result = batch[0]["past_the_head_in_order.py"]
+    assert result.status == PASSED, result.failure
+    assert result.dropped_chars == 0 and result.output.startswith("x" * 70_000 + "\n")  # all of it fits
+    assert result.output.endswith(
+        "before the child\na child process\nbefore stderr\nto stderr\n"
+        "before the shell\na shell command\nthe end\n"
+    )
+    *_, before_stderr, stderr, after_stderr = result.cells[0].streams
+    assert before_stderr[0] == "stdout" and before_stderr[1].endswith("a child process\nbefore stderr\n")
+    assert stderr == ("stderr", "to stderr\n")
+    assert after_stderr == ("stdout", "before the shell\na shell command\nthe end\n")
 
 
 def test_an_unexpected_error_names_the_snippet_line_and_keeps_only_its_frames(batch):

@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from docexec import config, declarations
+from docexec import config, declarations, page_notebook
 from docexec.engine import Engine
 from docexec.markdown_ext import directive_lines
 
@@ -75,14 +75,22 @@ def test_every_page_with_snippets_is_a_valid_notebook_of_its_snippets_and_output
         name = (page.parent.name or "index") if page.stem == "index" else page.stem
         notebook = nbformat.read(built_site.path / folder / f"{name}.ipynb", as_version=4)
         nbformat.validate(notebook)
-        code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-        assert code[0].source.splitlines()[-1].startswith("%pip install torch=="), src_uri
-        assert [cell.metadata["docexec"]["snippet"] for cell in code[1:]] == paths, src_uri
+        first = notebook.cells[0]
+        assert first.cell_type == "code" and first.source.splitlines()[-1].startswith("%pip install torch==")
+        # A drill's reference solution is folded Markdown, not code: every other snippet is a code cell.
+        shown = [cell for cell in notebook.cells[1:] if "snippet" in cell.metadata.get("docexec", {})]
+        assert [cell.metadata["docexec"]["snippet"] for cell in shown] == paths, src_uri
         results, _ = engine.run(sorted(set(paths)), progress=False)
-        for cell, path in zip(code[1:], paths, strict=True):
+        for cell, path in zip(shown, paths, strict=True):
             source = (root / path).read_text()
             whole = dataclasses.replace(declarations.parse(source, path), show=None)
-            assert cell.source.strip() == declarations.displayed_source(source, whole).strip(), path
+            displayed = declarations.displayed_source(source, whole).strip()
+            if cell.cell_type == "markdown":
+                assert cell.metadata["docexec"]["role"] == "solution", path
+                assert page_notebook.split_solution(displayed)[0] in cell.source, path
+                assert results[path].output.strip() in cell.source, path
+                continue
+            assert cell.source.strip() == displayed, path
             printed = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
             assert printed == results[path].output, path
 

@@ -1,11 +1,15 @@
 """The search index stays small and holds what finds a question, not the code and outputs that
-prove it (sizes, not timings: the figures themselves are printed by `make bench`)."""
+prove it; every page's first load stays within its budget (sizes, not timings: the figures
+themselves are printed by `make bench`)."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
-from studysite.bench import SEARCH_INDEX, SEARCH_INDEX_BUDGET
+from studysite.bench import FIRST_LOAD_BUDGET, SEARCH_INDEX, SEARCH_INDEX_BUDGET, PageLinks, by_weight
+from torchguide.drills import all_drills
 
 
 def test_the_search_index_stays_within_its_budget(built_site):
@@ -20,3 +24,45 @@ def test_no_code_or_output_reaches_the_search_index(built_site):
     assert "Traceback" not in indexed
     assert "import torch" not in indexed
     assert "<pre>" not in indexed
+
+
+# The one page still over the budget, held to what it weighs today: its seven figures weigh 257 KB
+# as served, most of it the markers of two maps of 300 points each in two panels (55 KB a figure).
+# Drawing text as text (matplotlib's svg.fonttype "none") would save 13% of such a figure, measured,
+# at the price of every snippet running again; what would fit is fewer points or fewer figures on
+# the page, which changes what the page shows. Remove the entry once it fits.
+OVER_BUDGET = {"week-2/day-9/visualizing-models/index.html": 800_000}
+
+
+def test_every_pages_first_load_stays_within_its_budget(built_site):
+    """HTML, figures, scripts and the search index, as `python -m studysite.bench` prints them."""
+    loads = by_weight(built_site.path)
+    over = [load for load in loads if load.total > OVER_BUDGET.get(load.page, FIRST_LOAD_BUDGET)]
+    assert not over, "over the first-load budget:\n" + "\n".join(
+        f"  {load.page}: {load.total} bytes {load.parts}" for load in over
+    )
+    fitting = [load.page for load in loads if load.page in OVER_BUDGET and load.total <= FIRST_LOAD_BUDGET]
+    assert not fitting, f"within the budget now, remove from OVER_BUDGET: {fitting}"
+
+
+def test_the_study_scripts_are_fetched_only_where_they_are_used(built_site):
+    """The scheduler arrives with a reader's first grade, the Study page's and the mock interview's
+    scripts on those pages; every other page loads none of them."""
+    for load in by_weight(built_site.path):
+        scripts = PageLinks()
+        scripts.feed((built_site.path / load.page).read_text(encoding="utf-8"))
+        named = " ".join(scripts.scripts)
+        assert "ts-fsrs" not in named and "mock.js" not in named and "study-page.js" not in named, load.page
+    assert (built_site.path / "assets" / "vendor" / "ts-fsrs" / "ts-fsrs.min.js").is_file()
+
+
+def test_a_drill_is_indexed_by_its_title_and_task_not_its_hints_or_solution(built_site):
+    docs = json.loads((built_site.path / SEARCH_INDEX).read_text(encoding="utf-8"))["docs"]
+    entries = {doc["location"]: doc for doc in docs}
+    for drill in all_drills().values():
+        entry = entries[f"{drill.page}/#{drill.anchor}"]
+        assert drill.title in entry["title"]
+        text = html.unescape(re.sub(r"<[^>]+>", "", entry["text"]))
+        assert " ".join(drill.statement.split()[:6]).replace("`", "") in " ".join(text.split())
+        assert "Hint" not in text and "reference solution" not in text, entry["location"]
+        assert all(" ".join(hint.split()[:6]).replace("`", "") not in text for hint in drill.hints)

@@ -100,3 +100,27 @@ def test_a_drill_is_found_below_the_question_it_practises(tmp_path):
     question, drill = json.loads(path.read_text())["docs"]
     assert "boost" not in question
     assert drill["boost"] == DRILL_BOOST < 1
+
+
+def test_a_pages_entry_and_an_api_objects_show_their_first_paragraph_the_rest_as_words(tmp_path):
+    intro = "<p>How a page begins.</p> <p>Second paragraph with strides.</p>"
+    docstring = "<p>Bases: <code>Sampler</code></p> <p>Batches of similar lengths.</p> <p>Pools shuffled.</p>"
+    path = write_index(
+        tmp_path,
+        [
+            {"location": "views/", "title": "Views", "text": intro},
+            {"location": "reference/data/#torchguide.data.Bucket", "title": "Bucket", "text": docstring},
+            {"location": "views/#notes", "title": "Notes", "text": intro},
+        ],
+    )
+    reshape(path, set())
+    page, api, section = json.loads(path.read_text())["docs"]
+    assert page["text"] == "<p>How a page begins.</p>" and page["words"] == "second paragraph strides"
+    assert api["text"].endswith("<p>Batches of similar lengths.</p>") and api["words"] == "pools shuffled"
+    assert section["text"] == intro and "words" not in section  # a heading's section keeps its text
+    for entry, term in ((page, "strides"), (api, "shuffled")):  # still found by a later word
+        assert term in indexed_words(entry)
+
+
+def indexed_words(doc: dict) -> str:
+    return " ".join((doc["title"], doc["text"], doc.get("words", ""))).lower()

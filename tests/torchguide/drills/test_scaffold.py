@@ -95,3 +95,21 @@ def test_sync_rewrites_only_its_own_section_where_a_page_holds_two(tmp_path):
     assert sync_section(mine, root=tmp_path) == [f"updated its section on docs/{mine.page}.md"]
     synced = page.read_text()
     assert old_other in synced and drill_section(mine) in synced and old_mine not in synced
+
+
+def test_updating_a_pages_second_drill_leaves_the_first_and_the_text_between(tmp_path):
+    first, second = get("micro_batch_accumulation"), get("linear_backward")
+    assert first.page == second.page
+    original = (ROOT / "docs" / f"{second.page}.md").read_text()
+    page = tmp_path / "docs" / f"{second.page}.md"
+    page.parent.mkdir(parents=True)
+    page.write_text(
+        original.replace(drill_section(second), drill_section(second).replace("by hand", "by foot"))
+    )
+    assert page.read_text() != original  # an old section of the second drill, after the first one's
+    for path in (second.stub_path, second.solution_path):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text((ROOT / path).read_text())
+    (tmp_path / "tests" / "torchguide" / "drills" / "wrong" / second.id).mkdir(parents=True)
+    assert scaffold(second, tmp_path) == [f"updated its section on docs/{second.page}.md"]
+    assert page.read_text() == original

@@ -1,4 +1,5 @@
 # docexec: network
+# docexec: timeout=120
 import torch
 
 # DDP imports torch._dynamo when first built: import it once, before the

@@ -1,4 +1,5 @@
 # docexec: network
+# docexec: timeout=120
 import gc
 
 import torch

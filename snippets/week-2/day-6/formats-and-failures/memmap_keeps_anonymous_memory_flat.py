@@ -1,3 +1,4 @@
+# docexec: measured
 import matplotlib.pyplot as plt
 import numpy as np
 import torch

@@ -1,4 +1,4 @@
-# docexec: timeout=60
+# docexec: timeout=60 measured
 import time
 
 import matplotlib.pyplot as plt
@@ -49,9 +49,10 @@ stalls = {f: runs[f][1] for f in factors}
 # on average the reads keep up; only a deep queue also hides the slow ones:
 # with one batch per worker in flight most of the 7 slow reads stall the
 # loop, with 8 (nearly) none do. Counts of stalls, not timings, are
-# asserted: a busy machine slows every step but adds no 50 ms waits.
+# asserted, and as a difference: a busy machine can add a 50 ms wait to
+# either run, not hide a slow read.
 # --8<-- [start:gist]
-assert stalls[1] >= 4 and stalls[8] <= 2, stalls
+assert stalls[1] >= 4 and stalls[1] - stalls[8] >= 4, stalls
 # --8<-- [end:gist]
 print("batches/s as a share of the training step's own speed (this run),")
 print("and the loop's stalls on one of the 7 slow reads:")

@@ -1,3 +1,4 @@
+# docexec: measured
 import sys
 
 import matplotlib.pyplot as plt

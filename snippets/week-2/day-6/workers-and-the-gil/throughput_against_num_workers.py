@@ -1,4 +1,4 @@
-# docexec: timeout=120
+# docexec: timeout=120 measured
 import io
 import os
 import resource

@@ -47,5 +47,5 @@ where, main, workers, _ = load(2)
 assert len(where) == 2 and os.getpid() not in {pid for pid, _ in where}
 assert main < 0.25 * workers  # the main process only receives batches
 # --8<-- [end:gist]
-print(f"num_workers=2: loaded in {len(where)} other processes; main process "
-      f"share of the CPU time: {main / (main + workers):.0%}")
+print(f"num_workers=2: loaded in {len(where)} other processes; the main "
+      "process used less than a quarter of the workers' CPU time")

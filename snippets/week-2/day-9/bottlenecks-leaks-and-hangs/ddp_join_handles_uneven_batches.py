@@ -1,5 +1,5 @@
 # docexec: network
-# docexec: timeout=60
+# docexec: timeout=120
 from datetime import timedelta
 
 import torch

@@ -13,7 +13,7 @@ class SlowStorage(Dataset):
         return 512
 
     def __getitem__(self, i):
-        time.sleep(0.006)  # stands in for reading a file from slow storage
+        time.sleep(0.010)  # stands in for reading a file from slow storage
         return torch.full((512,), float(i % 7)), i % 2
 
 
@@ -65,8 +65,12 @@ for workers in (0, 8):
         speedup = loop_before / (wait + step)
         assert speedup > 1.5
     # --8<-- [end:gist]
+    # the bounds asserted, not this run's timings: the same in every build
     print(f"num_workers={workers}")
     print(f"  {loader_range}: {stats[loader_range].count} calls")
-    print(f"  waiting for data: {round(share, 1):.0%} of the loop")
+    if workers == 0:
+        print("  waiting for data: more than half of the loop")
+    else:
+        print("  waiting for data: less than a third of the time before")
 
-print(f"the loop runs {speedup:.0f}x faster with 8 workers")
+print("the loop runs more than 1.5x faster with 8 workers")

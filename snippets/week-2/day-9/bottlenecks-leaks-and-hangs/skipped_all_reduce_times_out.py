@@ -1,5 +1,5 @@
 # docexec: network
-# docexec: timeout=30
+# docexec: timeout=120
 import re
 from datetime import timedelta
 

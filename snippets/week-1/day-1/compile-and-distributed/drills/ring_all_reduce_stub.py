@@ -1,0 +1,3 @@
+def ring_all_reduce(grads, exchange):
+    """DDP's gradient average, as a ring all-reduce."""
+    raise NotImplementedError

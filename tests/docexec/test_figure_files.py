@@ -1,0 +1,67 @@
+"""A figure is served as a smaller SVG of the same drawing; the figure as drawn stays in results."""
+
+from __future__ import annotations
+
+import base64
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from docexec import published
+from docexec.child import _encode
+from docexec.figure_files import figure_name, served_bytes, smaller_svg
+from docexec.result import Figure
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+plt = pytest.importorskip("matplotlib.pyplot")
+
+
+def drawn_svg() -> bytes:
+    """A figure like the site's: titled axes, a legend, lines and a scatter of 300 points."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    figure, (left, right) = plt.subplots(1, 2, figsize=(8, 3.5))
+    for rate in (1e-3, 1e-2, 1e-1):
+        left.plot(np.exp(-np.arange(100) * rate * 10), label=f"lr={rate:g}")
+    left.set(title="Loss by learning rate", xlabel="step", ylabel="loss")
+    left.legend()
+    points = rng.normal(size=(300, 2))
+    right.scatter(points[:, 0], points[:, 1], c=rng.integers(0, 10, 300), cmap="tab10", s=6)
+    right.set_title("t-SNE of 300 embeddings")
+    kind, data, _, _ = _encode(figure)
+    plt.close(figure)
+    assert kind == "svg"
+    return data
+
+
+def size_of(svg: bytes) -> tuple[float, float]:
+    root = ET.fromstring(svg)
+    return tuple(float(root.get(name).removesuffix("pt")) for name in ("width", "height"))
+
+
+def test_a_served_svg_is_much_smaller_the_same_size_and_still_inert():
+    drawn = drawn_svg()
+    served = smaller_svg(drawn)
+    assert len(served) < 0.7 * len(drawn), (len(served), len(drawn))
+    assert size_of(served) == pytest.approx(size_of(drawn), abs=0.01)
+    assert published.svg_is_inert(served)
+    assert b"<metadata" not in served and b"<?xml" not in served
+
+
+def test_the_same_figure_is_served_as_the_same_bytes_under_the_same_name():
+    drawn = drawn_svg()
+    smaller_svg.cache_clear()
+    first = smaller_svg(drawn)
+    smaller_svg.cache_clear()
+    assert smaller_svg(drawn) == first
+    figure = Figure(format="svg", data=base64.b64encode(drawn).decode(), width=1, height=1)
+    assert served_bytes(figure) == first
+    assert figure_name(figure).endswith(".svg") and figure_name(figure) == figure_name(figure)
+
+
+def test_a_png_is_served_as_drawn():
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 32
+    figure = Figure(format="png", data=base64.b64encode(png).decode(), width=1, height=1)
+    assert served_bytes(figure) == png

@@ -1,0 +1,165 @@
+"""Each page notebook holds its drills as a stub cell and a check cell, and the check cell works in
+Jupyter: run by a real kernel (nbclient), it passes on the reference solution pasted where the reader
+writes, and fails as "not written yet" on the stub as it is.
+
+Only the drill cells run, every drill's in one kernel: a drill's function stands alone (the command
+line checks it from a file of its own), so it needs none of the page's other snippets, and one
+kernel imports torch and the checkers once for all of them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from docexec import page_notebook
+from docexec.result import PASSED, Result
+from torchguide.drills import all_drills
+
+ROOT = Path(__file__).resolve().parents[2]
+DRILLS = all_drills()
+KERNEL = "drill-check"  # this interpreter, whatever kernels the machine has installed as python3
+ENVIRONMENT = {"torch": "2.13.0", "python": f"{sys.version_info.major}.{sys.version_info.minor}"}
+
+
+def _role(cell) -> tuple[str | None, str | None]:
+    found = cell.metadata.get("docexec", {})
+    return found.get("drill"), found.get("role")
+
+
+@pytest.fixture(scope="module")
+def notebooks() -> dict[str, nbformat.NotebookNode]:
+    """The notebook of each page that has a drill. The snippets' recorded outputs play no part in
+    running drill cells, so the snippets are not run: each counts as passed with no output."""
+    built = {}
+    for page in sorted({drill.page for drill in DRILLS.values()}):
+        markdown = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
+        notebook = page_notebook.notebook_for_page(
+            ROOT, markdown, lambda path: Result(path=path, status=PASSED), ENVIRONMENT
+        )
+        nbformat.validate(notebook)
+        built[page] = notebook
+    return built
+
+
+def _drill_cells(
+    notebook: nbformat.NotebookNode, drill_id: str
+) -> dict[str, tuple[int, nbformat.NotebookNode]]:
+    found: dict[str, tuple[int, nbformat.NotebookNode]] = {}
+    for index, cell in enumerate(notebook.cells):
+        drill, role = _role(cell)
+        if drill == drill_id:
+            assert role not in found, f"{drill_id} has two {role} cells"
+            found[role] = (index, cell)  # type: ignore[index]
+    return found
+
+
+def _folded_code(fold: nbformat.NotebookNode) -> str:
+    """The reference solution as the reader finds it in the fold, to paste into the stub cell."""
+    match = re.search(r"^(`{3,})python\n(.*?)\n\1$", fold.source, re.S | re.M)
+    assert match, fold.source
+    return match.group(2)
+
+
+@pytest.fixture(scope="module")
+def executed(notebooks, tmp_path_factory) -> dict[tuple[str, str], nbformat.NotebookNode]:
+    """Runs, in one kernel: a check cell before its function exists, then for every drill its stub
+    cell and check cell as they are, then the stub cell with the reference solution pasted in and
+    the check cell again. Returns the executed check cells by (drill, what the stub cell held)."""
+    cells, keys = [], []
+
+    def add(drill_id: str, state: str, written: nbformat.NotebookNode, check: nbformat.NotebookNode) -> None:
+        if written is not None:
+            cells.append(written)
+        cells.append(copy.deepcopy(check))
+        keys.append((len(cells) - 1, (drill_id, state)))
+
+    first = next(iter(DRILLS))
+    add(first, "missing", None, _drill_cells(notebooks[DRILLS[first].page], first)["check"][1])
+    for drill_id, drill in DRILLS.items():
+        found = _drill_cells(notebooks[drill.page], drill_id)
+        stub, check, fold = found["stub"][1], found["check"][1], found["solution"][1]
+        add(drill_id, "stub", copy.deepcopy(stub), check)
+        add(drill_id, "solution", nbformat.v4.new_code_cell(_folded_code(fold)), check)
+
+    folder = tmp_path_factory.mktemp("kernel")
+    spec = folder / "kernels" / KERNEL
+    spec.mkdir(parents=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    (spec / "kernel.json").write_text(
+        json.dumps({"argv": argv, "display_name": KERNEL, "language": "python"})
+    )
+    for number, cell in enumerate(cells):
+        cell.id = f"run-{number}"  # a check cell runs twice: its copies need ids of their own
+    run = nbformat.v4.new_notebook(cells=cells)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JUPYTER_PATH", str(folder))
+        client = NotebookClient(
+            run,
+            kernel_name=KERNEL,
+            timeout=120,
+            allow_errors=True,  # every cell runs; the tests read each outcome
+            resources={"metadata": {"path": str(folder)}},
+        )
+        client.execute()
+    return {key: run.cells[index] for index, key in keys}
+
+
+def _errors(cell: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [output for output in cell.outputs if output.output_type == "error"]
+
+
+def _stdout(cell: nbformat.NotebookNode) -> str:
+    return "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stdout")
+
+
+@pytest.mark.parametrize("drill_id", DRILLS)
+def test_a_drills_page_notebook_has_its_stub_then_a_check_cell_and_the_solution_only_folded_after(
+    notebooks, drill_id
+):
+    notebook = notebooks[DRILLS[drill_id].page]
+    found = _drill_cells(notebook, drill_id)
+    assert set(found) == {"stub", "check", "solution"}
+    (stub_at, stub), (check_at, check), (fold_at, fold) = found["stub"], found["check"], found["solution"]
+    assert stub.cell_type == check.cell_type == "code" and fold.cell_type == "markdown"
+    assert check_at == stub_at + 1 < fold_at
+    assert stub.source == (ROOT / DRILLS[drill_id].stub_path).read_text(encoding="utf-8").rstrip("\n")
+    assert f'check_here("{drill_id}", {DRILLS[drill_id].function})' in check.source
+    assert fold.source.startswith("<details>")
+    solution = (ROOT / DRILLS[drill_id].solution_path).as_posix().removeprefix(ROOT.as_posix() + "/")
+    assert not any(
+        cell.metadata.get("docexec", {}).get("snippet") == solution for cell in notebook.cells[:fold_at]
+    )
+
+
+@pytest.mark.parametrize("drill_id", DRILLS)
+def test_the_check_cell_passes_on_the_reference_solution_pasted_into_the_stub_cell(executed, drill_id):
+    cell = executed[drill_id, "solution"]
+    assert not _errors(cell), _errors(cell)
+    assert re.fullmatch(rf"{drill_id}: \d+ cases passed( \(.*\))?\n", _stdout(cell)), _stdout(cell)
+
+
+@pytest.mark.parametrize("drill_id", DRILLS)
+def test_the_check_cell_fails_on_the_stub_as_not_written_yet_without_a_traceback(executed, drill_id):
+    (error,) = _errors(executed[drill_id, "stub"])
+    assert error.ename == "DrillFailed"
+    function = DRILLS[drill_id].function
+    assert error.traceback == [
+        f"FAIL {function} is not written yet (it raises NotImplementedError)",
+        f"{drill_id}: 1 of 1 named cases failed",
+    ]
+
+
+def test_a_check_cell_run_before_its_function_exists_names_the_function_not_the_checker(executed):
+    drill_id = next(iter(DRILLS))
+    (error,) = _errors(executed[drill_id, "missing"])
+    assert error.ename == "NameError" and DRILLS[drill_id].function in error.evalue
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))  # without its colours
+    assert "Cell In[1], line 4" in shown and "torchguide/" not in shown, shown  # the reader's cell only

@@ -1,0 +1,24 @@
+# expect: for an MLP 4 -> 8 -> 6 (Linear and ReLU) over batches of sizes [3, 3] your dead units of ReLU '1' are [2, 5]; expected [2]: unit 5 is positive for 1 output in batch 0
+# The mistake: each batch overwrites the last one's record, so a unit asleep in the last batch counts as dead.
+import torch
+from torch import nn
+
+
+def dead_units(model, batches):
+    dead, handles = {}, []
+    for name, module in model.named_modules():
+        if isinstance(module, nn.ReLU):
+
+            def record(module, args, output, name=name):
+                units = output.transpose(0, 1).reshape(output.shape[1], -1)
+                dead[name] = torch.nonzero(~(units > 0).any(dim=1)).flatten().tolist()
+
+            handles.append(module.register_forward_hook(record))
+    try:
+        with torch.no_grad():
+            for x in batches:
+                model(x)
+    finally:
+        for handle in handles:
+            handle.remove()
+    return dead
