@@ -101,6 +101,12 @@ def main() -> None:
             print(f"   {page or '(home)':<58} {desktop:>9,} {phone:>9,}{mark}")
         topics = [p for p in pages if is_topic_page(site, p)]
         print(f"   {over} of {len(topics)} topic pages over {TOPIC_PAGE_GOAL_PX:,} px at 1280 px")
+        if topics:
+            tallest = max(topics, key=lambda p: measured[p]["desktop"])
+            height = measured[tallest]["desktop"]
+            # What a page can still take (a drill section, a question) before it passes the goal.
+            room = TOPIC_PAGE_GOAL_PX - height
+            print(f"   tallest topic page: {tallest} at {height:,} px ({room:,} px to the goal)")
 
 
 if __name__ == "__main__":

@@ -43,13 +43,19 @@ class PageLinks(HTMLParser):
         self.classes: set[str] = set()
         self._config = False
         self.config = ""
+        # For each <details> the parser is inside: whether it is folded. A lazy image in a folded
+        # box is fetched when the box is opened, not with the page (Chromium defers it).
+        self._boxes: list[bool] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
         if tag == "script" and values.get("src"):
             self.scripts.append(values["src"])
         self._config = tag == "script" and values.get("id") == "__config"
-        if tag == "img" and values.get("src"):
+        if tag == "details":
+            self._boxes.append("open" not in values)
+        folded = values.get("loading") == "lazy" and any(self._boxes)
+        if tag == "img" and values.get("src") and not folded:
             self.images.append(values["src"])
         if tag == "link" and values.get("rel") == "stylesheet" and values.get("href"):
             self.styles.append(values["href"])
@@ -64,6 +70,8 @@ class PageLinks(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         self._config = False
+        if tag == "details" and self._boxes:
+            self._boxes.pop()
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """Every page as a reader meets it at desktop and phone width: no output cuts its text at the
 right edge (a table may scroll, and says so), no figure is wider than its column or has text
-under 10 px, and the page's words hold no escaped quote nor an unexplained source tag."""
+under 10 px, the page's words hold no escaped quote nor an unexplained source tag, and no topic
+page is taller than `TOPIC_PAGE_GOAL_PX` at desktop width with its proofs folded."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from docexec.page_heights import site_pages
+from docexec.page_heights import TOPIC_PAGE_GOAL_PX, is_topic_page, site_pages
+from docexec.page_heights import WIDTHS as HEIGHT_WIDTHS
 
 pytestmark = pytest.mark.browser
 
@@ -87,12 +89,19 @@ def _open(tab, url: str) -> None:
     tab.wait_for_load_state("load")
 
 
+def _unfold_every_box(tab) -> None:
+    """Open every folded box (secondary evidence, a drill's stub and solution): what a reader
+    unfolds must fit as well as what is in view."""
+    tab.evaluate("() => document.querySelectorAll('article details').forEach(d => { d.open = true; })")
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_output_block_cuts_its_text(tab_at, site_url, every_page, width):
     tab = tab_at(width)
     cut, tables = [], 0
     for page in every_page:
         _open(tab, f"{site_url}/{page}")
+        _unfold_every_box(tab)
         for block in tab.evaluate(OUTPUT_BLOCKS):
             if block["table"]:
                 tables += 1
@@ -109,6 +118,7 @@ def test_figures_fit_their_column_and_their_text_is_legible(tab_at, site_url, ev
     problems, seen = [], 0
     for page in every_page:
         _open(tab, f"{site_url}/{page}")
+        _unfold_every_box(tab)
         for figure in tab.evaluate(FIGURES):
             seen += 1
             where = f"{page}: {figure['src']}"
@@ -137,3 +147,19 @@ def test_the_words_hold_no_escaped_quote_and_every_source_tag_is_a_link(tab_at, 
         if tags != prose["linkedTags"]:
             problems.append(f"{page}: {tags} source tags, {prose['linkedTags']} of them linked")
     assert not problems, "\n".join(problems)
+
+
+def test_no_topic_page_is_taller_than_the_goal_at_desktop_width(tab_at, site_url, every_page, built_site):
+    """As `python -m docexec.page_heights` measures it: the page as first met, proofs and long outputs
+    folded. Past the goal, the gist of each answer is no longer what a reader scrolls through."""
+    tab = tab_at(HEIGHT_WIDTHS["desktop"])
+    topics = [page for page in every_page if is_topic_page(Path(built_site.path), page)]
+    assert len(topics) >= 10, f"only {len(topics)} topic pages found: the check would prove little"
+    tall = []
+    for page in topics:
+        _open(tab, f"{site_url}/{page}")
+        height = tab.evaluate("document.documentElement.scrollHeight")
+        if height > TOPIC_PAGE_GOAL_PX:
+            tall.append(f"{page}: {height:,} px")
+    over = f"{len(tall)} topic pages taller than {TOPIC_PAGE_GOAL_PX:,} px at 1280 px"
+    assert not tall, over + ":\n" + "\n".join(tall)

@@ -66,3 +66,15 @@ def test_a_drill_is_indexed_by_its_title_and_task_not_its_hints_or_solution(buil
         assert " ".join(drill.statement.split()[:6]).replace("`", "") in " ".join(text.split())
         assert "Hint" not in text and "reference solution" not in text, entry["location"]
         assert all(" ".join(hint.split()[:6]).replace("`", "") not in text for hint in drill.hints)
+
+
+def test_a_lazy_figure_in_a_folded_box_is_not_part_of_the_first_load():
+    """Chromium fetches a lazy image inside a closed <details> only when the box is opened."""
+    links = PageLinks()
+    links.feed(
+        '<img src="shown.svg" loading="lazy"><details class="note"><summary>More</summary>'
+        '<p><img src="folded.svg" loading="lazy"></p></details>'
+        '<details open><img src="open.svg" loading="lazy"></details>'
+        '<details><img src="eager.svg"></details><img src="after.svg" loading="lazy">'
+    )
+    assert links.images == ["shown.svg", "open.svg", "eager.svg", "after.svg"]

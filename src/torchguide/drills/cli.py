@@ -1,5 +1,6 @@
 """``python -m torchguide.drills``: list the drills, check a reader's file, show a drill's task,
-and for contributors, ``new NAME``: a drill's snippets and page section.
+and for contributors, ``new NAME``: a drill's snippets and page section, and ``sync``: every
+drill's section rewritten on its page in the current format (after a change to `drill_section`).
 
 Exit status: 0 when the check passes, 1 when it fails, 2 when the file cannot be checked (a
 syntax error, a missing function, a wrong signature) or the command is wrong.
@@ -38,8 +39,20 @@ def main(argv: list[str] | None = None) -> int:
         "new", help="write the stub, solution and page section of a drill defined in a drills module"
     )
     new.add_argument("name")
+    commands.add_parser(
+        "sync", help="rewrite every drill's section on its page and the Practice table in the current format"
+    )
     arguments = parser.parse_args(argv)
     drills = all_drills()
+
+    if arguments.command == "sync":
+        from pathlib import Path
+
+        from torchguide.drills.scaffold import sync_all
+
+        for line in sync_all(Path.cwd()) or ["every drill's section is up to date"]:
+            print(line)
+        return 0
 
     if arguments.command == "list":
         page = None

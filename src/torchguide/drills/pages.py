@@ -11,9 +11,12 @@ from collections.abc import Iterable
 
 from torchguide.drills.framework import Drill
 
+FOLDS_CLASS = "drill-folds"  # the row of folded boxes under a drill's statement (study.css)
+
 
 def drill_section(drill: Drill) -> str:
-    """The drill's section, inserted on its page right after the question it practises.
+    """The drill's section, inserted on its page right after the question it practises: the
+    statement in view, then the stub, each hint and the solution folded side by side in one row.
 
     Examples:
       ```python
@@ -32,15 +35,22 @@ def drill_section(drill: Drill) -> str:
         "",
         _wrap(drill.statement),
         "",
-        f"%run {drill.stub_path}",
+        # The task stays in view; what a reader opens one at a time is folded in one row.
+        f"/// html | div.{FOLDS_CLASS}",
+        "",
+        '??? example "The stub to start from"',
+        "",
+        f"    %run {drill.stub_path}",
         "",
     ]
     for number, hint in enumerate(drill.hints, 1):
         lines += [f'??? tip "Hint {number}"', _wrap(hint, "    "), ""]
     lines += [
-        '??? success "A reference solution, and what the checker says of it"',
+        '??? success "A reference solution, checked"',
         "",
         f"    %run {drill.solution_path}",
+        "",
+        "///",
         "",
     ]
     return "\n".join(lines)

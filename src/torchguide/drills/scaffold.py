@@ -60,16 +60,43 @@ def scaffold(drill: Drill, root: Path) -> list[str]:
         wrong.mkdir(parents=True)
         done.append(f"made {wrong.relative_to(root)}/ (add two wrong solutions, '# expect: <message>' first)")
     done += _update_practice_page(root)
+    done += sync_section(drill, root)
+    return done
+
+
+def sync_section(drill: Drill, root: Path) -> list[str]:
+    """The drill's section on its page as `drill_section` writes it now: an older section (another
+    format, an old statement or hints) is replaced in place, a missing one inserted right after the
+    question it practises. Returns what it did, one line each (nothing where it was up to date).
+
+    Examples:
+      ```python
+      import pathlib, tempfile
+      from torchguide.drills import get
+      from torchguide.drills.pages import drill_section
+      from torchguide.drills.scaffold import sync_section
+
+      root = pathlib.Path(tempfile.mkdtemp())
+      drill = get("pad_collate")
+      page = root / "docs" / f"{drill.page}.md"
+      page.parent.mkdir(parents=True)
+      old = f"### Practice: {drill.title} {{ #{drill.anchor} }}\\n\\nAn older section.\\n"
+      page.write_text(f"## Padding {{ #{drill.question} }}\\n\\n{old}\\n## Next\\n")
+      assert sync_section(drill, root) == [f"updated its section on docs/{drill.page}.md"]
+      assert drill_section(drill) in page.read_text() and "An older section" not in page.read_text()
+      assert page.read_text().endswith("## Next\\n") and sync_section(drill, root) == []
+      ```
+    """
     page = root / "docs" / f"{drill.page}.md"
     text = page.read_text(encoding="utf-8")
     section = drill_section(drill)
     if section in text:
-        return done
+        return []
     # [^\n]*, not .*: under re.S a .* would start at the page's first drill heading, not this one
     old = re.search(rf"^### Practice: [^\n]* \{{ #{drill.anchor} \}}$.*?(?=^##|\Z)", text, re.M | re.S)
     if old:
         text = text[: old.start()] + section + "\n" + text[old.end() :].lstrip("\n")
-        done.append(f"updated its section on docs/{drill.page}.md")
+        done = f"updated its section on docs/{drill.page}.md"
     else:
         lines = text.split("\n")
         heading = re.compile(rf"^## .* \{{ #{drill.question} \}}\s*$")
@@ -81,9 +108,34 @@ def scaffold(drill: Drill, root: Path) -> list[str]:
             end -= 1
         lines[end:end] = ["", *section.rstrip("\n").split("\n")]
         text = "\n".join(lines)
-        done.append(f"inserted its section into docs/{drill.page}.md after #{drill.question}")
+        done = f"inserted its section into docs/{drill.page}.md after #{drill.question}"
     page.write_text(text, encoding="utf-8")
-    return done
+    return [done]
+
+
+def sync_all(root: Path) -> list[str]:
+    """Every drill's section, and the Practice page's table, as the code writes them now: one
+    command brings pages written in an older format up to date (`python -m torchguide.drills sync`).
+
+    Examples:
+      ```python
+      import pathlib, shutil, tempfile
+      import torchguide
+      from torchguide.drills import all_drills
+      from torchguide.drills.scaffold import sync_all
+
+      project = pathlib.Path(torchguide.__file__).resolve().parents[2]  # a checkout: src/torchguide
+      root = pathlib.Path(tempfile.mkdtemp())
+      for page in {drill.page for drill in all_drills().values()}:
+          (root / "docs" / f"{page}.md").parent.mkdir(parents=True, exist_ok=True)
+          shutil.copy(project / "docs" / f"{page}.md", root / "docs" / f"{page}.md")
+      assert sync_all(root) == []  # the project's pages are in the current format
+      ```
+    """
+    done = []
+    for drill in all_drills().values():
+        done += [f"{drill.id}: {line}" for line in sync_section(drill, root)]
+    return done + _update_practice_page(root)
 
 
 def _update_practice_page(root: Path) -> list[str]:

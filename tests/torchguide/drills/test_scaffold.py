@@ -45,6 +45,58 @@ def test_it_brings_an_old_section_up_to_date(project):
     assert page.read_text().count("### Practice:") == 1
 
 
+def _section_in_an_older_format(drill) -> str:
+    """The section as pages held it before the folded row: the stub in view, each box on its own."""
+    hints = "".join(f'??? tip "Hint {n}"\n    {hint}\n\n' for n, hint in enumerate(drill.hints, 1))
+    return (
+        f"### Practice: {drill.title} {{ #{drill.anchor} }}\n\n{drill.statement}\n\n"
+        f"%run {drill.stub_path}\n\n{hints}"
+        f'??? success "A reference solution, and what the checker says of it"\n\n'
+        f"    %run {drill.solution_path}\n"
+    )
+
+
+def test_sync_rewrites_every_drill_section_in_place_and_leaves_the_rest_of_the_page(tmp_path, monkeypatch):
+    from torchguide.drills import all_drills
+    from torchguide.drills.cli import main
+    from torchguide.drills.scaffold import sync_all
+
+    drills = list(all_drills().values())
+    pages = {}
+    for drill in drills:
+        page = tmp_path / "docs" / f"{drill.page}.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        current = pages.get(page) or (ROOT / "docs" / f"{drill.page}.md").read_text()
+        pages[page] = current.replace(drill_section(drill), _section_in_an_older_format(drill))
+    for page, text in pages.items():
+        page.write_text(text)
+
+    done = sync_all(tmp_path)
+    assert done == [f"{d.id}: updated its section on docs/{d.page}.md" for d in drills]
+    for page in pages:
+        relative = page.relative_to(tmp_path).as_posix()
+        assert page.read_text() == (ROOT / relative).read_text(), f"{relative} is not the project's page"
+    assert sync_all(tmp_path) == []
+    monkeypatch.chdir(tmp_path)  # the command works on the project it is run in
+    assert main(["sync"]) == 0
+
+
+def test_sync_rewrites_only_its_own_section_where_a_page_holds_two(tmp_path):
+    from torchguide.drills.scaffold import sync_section
+
+    mine, other = get("pad_collate"), get("balanced_sample_weights")
+    page = tmp_path / "docs" / f"{mine.page}.md"
+    page.parent.mkdir(parents=True)
+    text = (ROOT / "docs" / f"{mine.page}.md").read_text()
+    # Another drill's section earlier on the page, then this drill's in the older format.
+    old_mine, old_other = _section_in_an_older_format(mine), _section_in_an_older_format(other)
+    page.write_text(text.replace(drill_section(mine), old_other + "\n" + old_mine))
+
+    assert sync_section(mine, root=tmp_path) == [f"updated its section on docs/{mine.page}.md"]
+    synced = page.read_text()
+    assert old_other in synced and drill_section(mine) in synced and old_mine not in synced
+
+
 def test_updating_a_pages_second_drill_leaves_the_first_and_the_text_between(tmp_path):
     first, second = get("micro_batch_accumulation"), get("linear_backward")
     assert first.page == second.page

@@ -1,5 +1,6 @@
 import torch
 
+# --8<-- [start:gist]
 x = torch.zeros(2, 3)
 v = x.view(6)  # same memory, new shape
 c = x.clone()  # new memory, same values
@@ -9,6 +10,7 @@ c[1, 1] = 7.0  # write into the copy
 
 assert x[0, 0] == 1.0  # the original sees the write made through the view
 assert x[1, 1] == 0.0  # ...but not the write made into the clone
+# --8<-- [end:gist]
 assert v._base is x and c._base is None
 x[1, 2] = 5.0  # and a write into the original shows up in the view
 assert v[5] == 5.0 and c[1, 2] == 0.0

@@ -9,6 +9,7 @@ near_bar = F.max_pool2d(test.bar_masks[:, None].float(), 3, 1, 1)[:, 0]
 wrong = (test.labels + 1) % 4  # a class that is not in the image
 
 results = {}
+# --8<-- [start:gist]
 for name, layer in [("first block (16x16)", model.features[1]),
                     ("last block  (8x8)", model.features[4])]:
     true_heat = grad_cam(model, layer, test.images, test.labels)
@@ -16,9 +17,12 @@ for name, layer in [("first block (16x16)", model.features[1]),
     near = (true_heat * near_bar).sum((1, 2)) / true_heat.sum((1, 2))
     other = wrong_heat.sum((1, 2)) / true_heat.sum((1, 2))
     results[name] = near.median(), other.median()
+# --8<-- [end:gist]
     print(f"{name}: heat on/next to the bar {near.median():.0%}, "
           f"heat for a wrong class {other.median():.0%} of the true one")
 
 (first_near, first_other), (last_near, last_other) = results.values()
+# --8<-- [start:gist]
 assert first_near > last_near  # the early maps are sharper ...
 assert last_other < first_other / 3  # ... but much less class-specific
+# --8<-- [end:gist]

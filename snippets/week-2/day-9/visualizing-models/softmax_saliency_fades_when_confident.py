@@ -6,6 +6,7 @@ from torchguide.debug.toyvision import bar_images, train_tiny_cnn
 
 train, test = bar_images(600, seed=0), bar_images(300, seed=1)
 model = train_tiny_cnn(train.images, train.labels)
+# --8<-- [start:gist]
 probabilities = nn.Sequential(model, nn.Softmax(dim=1)).eval()
 
 of_score = saliency(model, test.images, test.labels).flatten(1)
@@ -18,6 +19,7 @@ confident = p_true > 0.99
 unsure = p_true < 0.9
 assert shrink[confident].median() < 0.02
 assert shrink[unsure].median() > 5 * shrink[confident].median()
+# --8<-- [end:gist]
 print("size of the probability's gradient / the score's gradient:")
 print(f"  {confident.sum():3d} images with p(true) > 0.99: median "
       f"{shrink[confident].median():.4f}")
