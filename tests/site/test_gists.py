@@ -14,11 +14,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def page_snippets(root: Path) -> list[str]:
-    """Every snippet a page shows; labs are notebooks and keep their whole code."""
+    """Every proof a page shows. Labs are notebooks and keep their whole code; a drill's stub and
+    reference solution are shown whole: the reader opened the solution's box to read all of it."""
     return sorted(
         path.relative_to(root).as_posix()
         for path in (root / "snippets").rglob("*.py")
-        if not path.relative_to(root).as_posix().startswith(LABS_DIR + "/")
+        if not path.relative_to(root).as_posix().startswith(LABS_DIR + "/") and path.parent.name != "drills"
     )
 
 
