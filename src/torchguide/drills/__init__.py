@@ -57,7 +57,7 @@ def check_here(name: str, function) -> None:
         )
     try:
         source = inspect.getsourcefile(function)
-    except TypeError:
+    except (TypeError, OSError):  # a class written in a notebook's cell has no source file
         source = None
     report = check(drill, function, source)
     if not report.ok:
