@@ -26,23 +26,13 @@ def test_no_code_or_output_reaches_the_search_index(built_site):
     assert "<pre>" not in indexed
 
 
-# The one page still over the budget, held to what it weighs today: its seven figures weigh 257 KB
-# as served, most of it the markers of two maps of 300 points each in two panels (55 KB a figure).
-# Drawing text as text (matplotlib's svg.fonttype "none") would save 13% of such a figure, measured,
-# at the price of every snippet running again; what would fit is fewer points or fewer figures on
-# the page, which changes what the page shows. Remove the entry once it fits.
-OVER_BUDGET = {"week-2/day-9/visualizing-models/index.html": 800_000}
-
-
 def test_every_pages_first_load_stays_within_its_budget(built_site):
     """HTML, figures, scripts and the search index, as `python -m studysite.bench` prints them."""
     loads = by_weight(built_site.path)
-    over = [load for load in loads if load.total > OVER_BUDGET.get(load.page, FIRST_LOAD_BUDGET)]
+    over = [load for load in loads if load.total > FIRST_LOAD_BUDGET]
     assert not over, "over the first-load budget:\n" + "\n".join(
         f"  {load.page}: {load.total} bytes {load.parts}" for load in over
     )
-    fitting = [load.page for load in loads if load.page in OVER_BUDGET and load.total <= FIRST_LOAD_BUDGET]
-    assert not fitting, f"within the budget now, remove from OVER_BUDGET: {fitting}"
 
 
 def test_the_study_scripts_are_fetched_only_where_they_are_used(built_site):
