@@ -15,8 +15,9 @@ os.environ["TORCH_DISTRIBUTED_DEBUG"] = "DETAIL"
 # --8<-- [end:gist]
 
 
-def worker(rank, queue, errors_seen):
+def worker(rank, started, queue, errors_seen):
     dist.set_debug_level_from_env()  # read at import, which came first here
+    started.wait()  # every rank has started: the timeout is for the collectives
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD, timeout=timedelta(seconds=2))
@@ -50,8 +51,9 @@ def running(message, rank):
 # in gloo; each spawned rank imports this file again, hence the guard
 if __name__ == "__main__":
     context = mp.get_context("spawn")
-    queue, errors_seen = context.SimpleQueue(), context.Barrier(WORLD)
-    mp.start_processes(worker, args=(queue, errors_seen), nprocs=WORLD,
+    started, errors_seen = context.Barrier(WORLD), context.Barrier(WORLD)
+    queue = context.SimpleQueue()
+    mp.start_processes(worker, args=(started, queue, errors_seen), nprocs=WORLD,
                        start_method="spawn")
     results = sorted(queue.get() for _ in range(WORLD))
 

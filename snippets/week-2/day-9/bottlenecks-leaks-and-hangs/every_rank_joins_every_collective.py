@@ -9,7 +9,8 @@ import torch.multiprocessing as mp
 WORLD = 2
 
 
-def worker(rank, queue):
+def worker(rank, started, queue):
+    started.wait()  # every rank has started: the timeout is for the collectives
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD, timeout=timedelta(seconds=2))
@@ -32,8 +33,9 @@ def worker(rank, queue):
 # spawn, not fork: a rank forked from a process that has run torch can hang
 # in gloo; each spawned rank imports this file again, hence the guard
 if __name__ == "__main__":
-    queue = mp.get_context("spawn").SimpleQueue()
-    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+    context = mp.get_context("spawn")
+    started, queue = context.Barrier(WORLD), context.SimpleQueue()
+    mp.start_processes(worker, args=(started, queue), nprocs=WORLD,
                        start_method="spawn")
     results = sorted(queue.get() for _ in range(WORLD))
 

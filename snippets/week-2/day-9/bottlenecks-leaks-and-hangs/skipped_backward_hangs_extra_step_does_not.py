@@ -11,7 +11,8 @@ from torch.nn.parallel import DistributedDataParallel
 WORLD = 2
 
 
-def worker(rank, queue, errors_seen):
+def worker(rank, started, queue, errors_seen):
+    started.wait()  # every rank has started: the timeout is for the collectives
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD, timeout=timedelta(seconds=2))  # default: 30 min
@@ -47,8 +48,9 @@ def worker(rank, queue, errors_seen):
 # in gloo; each spawned rank imports this file again, hence the guard
 if __name__ == "__main__":
     context = mp.get_context("spawn")
-    queue, errors_seen = context.SimpleQueue(), context.Barrier(WORLD)
-    mp.start_processes(worker, args=(queue, errors_seen), nprocs=WORLD,
+    started, errors_seen = context.Barrier(WORLD), context.Barrier(WORLD)
+    queue = context.SimpleQueue()
+    mp.start_processes(worker, args=(started, queue, errors_seen), nprocs=WORLD,
                        start_method="spawn")
     results = sorted(queue.get() for _ in range(WORLD))
     (_, done0, end0, w0), (_, done1, end1, w1) = results
