@@ -1,1 +1,1 @@
-pytest_plugins = ["docexec.pytest_plugin"]
+pytest_plugins = ["docexec.hosts.pytest_plugin"]

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-LABS_DIR = "snippets/labs"  # notebook pages: used by being pages (docexec.labs)
+LABS_DIR = "snippets/labs"  # notebook pages: used by being pages (docexec.render.labs)
 # Words that say nothing about what a snippet shows (``example1.py``, ``tmp.py``, ``snippet_3.py``).
 GENERIC_WORDS = {
     "a", "bar", "baz", "code", "copy", "demo", "draft", "example", "examples", "file", "foo",

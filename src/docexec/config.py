@@ -11,6 +11,16 @@ the pytest plugin) read the environment; the engine takes a `Config`, so a test 
     cache-dir = ".cache/docexec" where results are kept (relative to the project)
     device = "auto"              "cpu", "cuda", or "auto" (detected)
 
+  Where the project keeps things (the engine names no folder or page of its own):
+
+    snippets = "snippets"        the folder of snippets; a page's ``%run`` path starts with it
+    labs = "snippets/labs"       notebook pages written as percent-format snippets (none if unset)
+    docs = "docs"                the pages' folder (MkDocs' ``docs_dir`` where MkDocs hosts)
+    reference-page = "reference/index.md"   the page (under docs) that documents the library
+    library-module = "mylib"     the project's own library that snippets import: a page says where
+    library-distribution = "my-project"     it comes from, a notebook installs this distribution
+    markdown-docs = ["README.md"]           Markdown files whose code blocks pytest runs
+
     DOCEXEC_DEVICE=cuda|cpu    the device, over ``device``
     DOCEXEC_CACHE_DIR=DIR      the results cache, over ``cache-dir``
     DOCEXEC_FORCE=1            execute again, ignoring cached results
@@ -28,8 +38,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from docexec import declarations
-from docexec.device import DEVICES
+from docexec.execution import declarations
+from docexec.execution.device import DEVICES
 
 PYPROJECT = "pyproject.toml"
 TABLE = "tool.docexec"
@@ -53,6 +63,14 @@ class Config:
     device: str | None = None  # None: detected
     force: bool = False
     fork: bool = True  # False: a fresh interpreter per snippet (slower; where fork is missing)
+    # Where the project keeps things, relative to its root (POSIX paths).
+    snippets: str = "snippets"
+    labs: str | None = None
+    docs: str = "docs"
+    reference_page: str | None = None  # under ``docs``
+    library_module: str | None = None
+    library_distribution: str | None = None
+    markdown_docs: tuple[str, ...] = ()
 
     def replace(self, **changes: object) -> Config:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -89,6 +107,13 @@ def _from_pyproject(root: Path, pyproject: Path) -> Config:
         "memory": _memory,
         "cache-dir": lambda value, where: root / _string(value, where),
         "device": _device,
+        "snippets": lambda value, where: _folder(root, value, where),
+        "labs": lambda value, where: _folder(root, value, where),
+        "docs": lambda value, where: _folder(root, value, where),
+        "reference-page": _relative_path,
+        "library-module": _module_name,
+        "library-distribution": _string,
+        "markdown-docs": lambda value, where: tuple(_relative_path(v, where) for v in _strings(value, where)),
     }
     values: dict[str, object] = {"cache_dir": root / ".cache" / "docexec"}
     for key, value in table.items():
@@ -137,6 +162,27 @@ def _strings(value: object, where: str) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise ConfigError(f"{where}: expected a list of strings, got {value!r}")
     return tuple(_string(item, where) for item in value)
+
+
+def _relative_path(value: object, where: str) -> str:
+    path = _string(value, where).strip("/")
+    if path.startswith((".", "~")) or ".." in path.split("/") or "\\" in path:
+        raise ConfigError(f"{where}: expected a path inside the project such as 'docs', got {value!r}")
+    return path
+
+
+def _folder(root: Path, value: object, where: str) -> str:
+    path = _relative_path(value, where)
+    if not (root / path).is_dir():
+        raise ConfigError(f"{where}: {path}/ is not a folder of the project")
+    return path
+
+
+def _module_name(value: object, where: str) -> str:
+    name = _string(value, where)
+    if not _MODULE_NAME.match(name):
+        raise ConfigError(f"{where}: {name!r} is not a module name such as 'mylib'")
+    return name
 
 
 def _preload(value: object, where: str) -> tuple[str, ...]:

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docexec.result import PASSED, Result
+from docexec.execution.result import PASSED, Result
 
 if TYPE_CHECKING:
-    from docexec.engine import Engine
+    from docexec.execution.engine import Engine
 
 RECORDINGS_DIR = "recordings"
 SCHEMA = 1

@@ -14,9 +14,9 @@ import nbformat
 import pytest
 
 from docexec import config
-from docexec.engine import Engine
-from docexec.markdown_ext import directive_lines
-from docexec.mkdocs_plugin import figure_name
+from docexec.execution.engine import Engine
+from docexec.hosts.mkdocs_plugin import figure_name
+from docexec.render.markdown_ext import directive_lines
 
 pytestmark = pytest.mark.browser
 

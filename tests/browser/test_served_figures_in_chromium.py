@@ -1,4 +1,4 @@
-"""A figure served as a smaller SVG (docexec/figure_files.py) draws the same pixels as drawn."""
+"""A figure served as a smaller SVG (docexec/render/figure_files.py) draws the same pixels as drawn."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import io
 
 import pytest
 
-from docexec.child import _encode
-from docexec.figure_files import smaller_svg
+from docexec.render.figure_files import smaller_svg
+from docexec.sandbox.child import _encode
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")

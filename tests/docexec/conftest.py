@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from docexec import config
-from docexec.engine import Engine
+from docexec.execution.engine import Engine
 
 # Nothing preloaded: most engine tests' snippets need no torch, and a warm server that imports
 # nothing starts in a tenth of a second instead of three. A test whose snippets import torch

@@ -14,9 +14,9 @@ import jupytext
 import markdown
 import pytest
 
-from docexec import labs, markdown_ext
-from docexec.child import split_cells
-from docexec.markdown_ext import RunExtension, SnippetError, SnippetRenderer
+from docexec.render import labs, markdown_ext
+from docexec.render.markdown_ext import RunExtension, SnippetError, SnippetRenderer
+from docexec.sandbox.child import split_cells
 
 BROKEN = "print('before')\nundefined_name\n"
 
@@ -37,17 +37,17 @@ def test_a_failing_snippet_raises_in_a_strict_plain_markdown_host(project):
 def test_loaded_by_name_it_runs_snippets_and_raises_on_a_failing_one(project):
     good = project.snippet("page/good.py", "print(6 * 7)\n")
     broken = project.snippet("page/broken.py", BROKEN)
-    configs = {"docexec.markdown_ext": {"root": str(project.root)}}
+    configs = {"docexec.render.markdown_ext": {"root": str(project.root)}}
     try:
         html = markdown.markdown(
             f"%run {good}\n",
-            extensions=["docexec.markdown_ext", "pymdownx.superfences"],
+            extensions=["docexec.render.markdown_ext", "pymdownx.superfences"],
             extension_configs=configs,
         )
         assert ">42\n<" in html
         with pytest.raises(SnippetError, match=rf"^<page>:1: snippet failed: {broken}:2: NameError"):
             markdown.markdown(
-                f"%run {broken}\n", extensions=["docexec.markdown_ext"], extension_configs=configs
+                f"%run {broken}\n", extensions=["docexec.render.markdown_ext"], extension_configs=configs
             )
     finally:
         markdown_ext.close_hosted_engines()
@@ -58,7 +58,7 @@ site_name: tiny
 markdown_extensions:
   - admonition
   - pymdownx.superfences
-  - docexec.markdown_ext
+  - docexec.render.markdown_ext
 """
 
 

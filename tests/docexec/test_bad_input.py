@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docexec.declarations import DeclarationError, parse
-from docexec.markdown_ext import RunExtension, SnippetError, SnippetRenderer
-from docexec.result import PASSED, Result
+from docexec.execution.declarations import DeclarationError, parse
+from docexec.execution.result import PASSED, Result
+from docexec.render.markdown_ext import RunExtension, SnippetError, SnippetRenderer
 
 BAD_RUN_LINES = [
     ("%run snippets/page/ok.py extra", "%run takes one path; unexpected words after it: 'extra'"),

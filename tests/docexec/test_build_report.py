@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime
 
-from docexec import build_report, labs
-from docexec.result import FAILED, PASSED, SKIPPED, Result
+from docexec.execution.result import FAILED, PASSED, SKIPPED, Result
+from docexec.render import build_report, labs
 
 ENVIRONMENT = {"device": "cpu", "torch": "2.13.0+cpu", "python": "3.11.7"}
 
@@ -43,9 +43,9 @@ def test_a_lab_page_loses_the_inline_style_sheets_and_loaders_but_keeps_its_cell
 
 
 def test_the_report_names_the_restrictions_this_machine_did_not_enforce(monkeypatch):
-    from docexec import sandbox
+    from docexec.sandbox import restrictions
 
-    monkeypatch.setattr(sandbox, "unenforced", lambda: (sandbox.NETWORK,))
+    monkeypatch.setattr(restrictions, "unenforced", lambda: (restrictions.NETWORK,))
     text = build_report.markdown({}, {}, ENVIRONMENT, datetime.date(2026, 11, 22))
     assert "**Not in force on the machine that built this site**" in text
     assert "no network unless declared." in text

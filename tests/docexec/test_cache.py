@@ -6,8 +6,8 @@ import subprocess
 import sys
 import textwrap
 
-from docexec.cache import ENTRY_SCHEMA, SCHEMA
-from docexec.result import Cell, Figure, Result
+from docexec.execution.cache import ENTRY_SCHEMA, SCHEMA
+from docexec.execution.result import Cell, Figure, Result
 
 SNIPPET = "print(list(range(3)))\n"
 
@@ -74,7 +74,7 @@ def test_two_concurrent_runs_leave_only_complete_entries(project):
     script = textwrap.dedent(f"""
         from pathlib import Path
         from docexec import config
-        from docexec.engine import Engine
+        from docexec.execution.engine import Engine
         root = Path({str(project.root)!r})
         settings = config.load(root).replace(cache_dir=Path({str(project.cache_dir)!r}), force=True)
         results, summary = Engine(root, settings).run({paths!r}, progress=False)
@@ -156,7 +156,7 @@ def test_two_builds_started_together_execute_a_cold_snippet_once(project):
         import json
         from pathlib import Path
         from docexec import config
-        from docexec.engine import Engine
+        from docexec.execution.engine import Engine
         root = Path({str(project.root)!r})
         engine = Engine(root, config.load(root).replace(cache_dir=Path({str(project.cache_dir)!r})))
         results, summary = engine.run([{path!r}], progress=False)

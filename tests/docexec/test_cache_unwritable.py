@@ -35,7 +35,7 @@ def test_an_unwritable_cache_is_said_once_and_every_snippet_still_runs(project, 
     project.cache_dir.mkdir()
     script = (
         mount.format(cache=project.cache_dir) + "; "
-        f"exec {sys.executable} -m docexec.cli run {' '.join(paths)} --workers 1"
+        f"exec {sys.executable} -m docexec.hosts.cli run {' '.join(paths)} --workers 1"
     )
     env = {**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir), "NO_MKDOCS_2_WARNING": "1"}
     finished = subprocess.run(

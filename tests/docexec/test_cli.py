@@ -2,7 +2,7 @@
 
 
 def docexec(project, *args):
-    return project.python("-m", "docexec.cli", "run", *args, timeout=300)
+    return project.python("-m", "docexec.hosts.cli", "run", *args, timeout=300)
 
 
 def test_run_prints_outputs_and_the_summary(project):
@@ -55,9 +55,8 @@ def test_outside_a_project_it_says_why_without_a_traceback(tmp_path):
     import subprocess
     import sys
 
-    result = subprocess.run(
-        [sys.executable, "-m", "docexec.cli", "run"], cwd=tmp_path, capture_output=True, text=True, timeout=60
-    )
+    command = [sys.executable, "-m", "docexec.hosts.cli", "run"]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "run docexec inside a project" in result.stderr and "Traceback" not in result.stderr
 

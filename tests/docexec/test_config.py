@@ -10,7 +10,7 @@ import pytest
 
 from docexec import config
 from docexec.config import ConfigError
-from docexec.result import PASSED
+from docexec.execution.result import PASSED
 
 SETTINGS = """\
 [project]
@@ -105,9 +105,9 @@ def test_a_file_that_is_no_toml_or_no_table_is_refused_with_a_line(tmp_path):
 @pytest.mark.parametrize(
     ("entry_point", "status"),
     [
-        (["-m", "docexec.cli", "run"], 2),
+        (["-m", "docexec.hosts.cli", "run"], 2),
         (["-m", "mkdocs", "build", "--strict"], 1),
-        (["-m", "pytest", "-p", "docexec.pytest_plugin", "-p", "no:cacheprovider", "snippets"], 4),
+        (["-m", "pytest", "-p", "docexec.hosts.pytest_plugin", "-p", "no:cacheprovider", "snippets"], 4),
     ],
     ids=["docexec run", "mkdocs build", "pytest"],
 )
@@ -127,7 +127,7 @@ def test_each_entry_point_refuses_a_bad_configuration_with_its_line(project, ent
 def test_a_preloaded_module_that_fails_to_import_is_named_without_a_traceback(project):
     project.snippet("page/a.py", "print(1)\n")
     (project.root / "pyproject.toml").write_text('[tool.docexec]\npreload = ["json.no_such_module"]\n')
-    run = project.python("-m", "docexec.cli", "run")
+    run = project.python("-m", "docexec.hosts.cli", "run")
     assert run.returncode == 2, run.stdout + run.stderr
     assert "could not preload what [tool.docexec] preload names: ModuleNotFoundError" in run.stderr
     assert "json.no_such_module" in run.stderr and "Traceback" not in run.stderr
@@ -172,7 +172,7 @@ def test_the_command_line_runs_the_snippets_under_another_seed_on_request(projec
     path = project.snippet("page/draws.py", "import random\nprint(random.random())\n")
 
     def draw(*options: str) -> subprocess.CompletedProcess:
-        return project.python("-m", "docexec.cli", "run", path, *options)
+        return project.python("-m", "docexec.hosts.cli", "run", path, *options)
 
     assert str(random.Random(0).random()) in draw().stdout
     assert str(random.Random(5).random()) in draw("--seed", "5").stdout

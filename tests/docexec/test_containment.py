@@ -16,11 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from docexec import process_tree, project_writes, read_only_project
-from docexec.declarations import Declarations
-from docexec.jobs import Report
-from docexec.result import FAILED, PASSED, assemble
-from docexec.runner import fork_is_available
+from docexec.execution import process_tree, project_writes
+from docexec.execution.declarations import Declarations
+from docexec.execution.jobs import Report
+from docexec.execution.pool import fork_is_available
+from docexec.execution.result import FAILED, PASSED, assemble
+from docexec.sandbox import read_only_project
+
+DOCEXEC = [sys.executable, "-m", "docexec.hosts.cli"]  # the `docexec` command of this Python
 
 # A grandchild in a session of its own by a double fork and setsid, and a process started with
 # start_new_session=True: both leave the snippet's process group.
@@ -296,7 +299,7 @@ def test_stopping_the_command_line_ends_every_process_and_removes_its_folders(pr
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     command = subprocess.Popen(
-        [sys.executable, "-m", "docexec.cli", "run", "snippets/sleeps.py", "--workers", "1"],
+        [*DOCEXEC, "run", "snippets/sleeps.py", "--workers", "1"],
         cwd=project.root,
         env={**os.environ, "TMPDIR": str(temporary)},
         stdout=subprocess.DEVNULL,

@@ -1,6 +1,6 @@
 import pytest
 
-from docexec.declarations import DeclarationError, displayed_source, parse
+from docexec.execution.declarations import DeclarationError, displayed_source, parse
 
 SNIPPET = """\
 # docexec: raises=RuntimeError match="view size"

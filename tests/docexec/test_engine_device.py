@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from docexec import config, device, provenance
-from docexec.engine import Engine
-from docexec.result import PASSED, SKIPPED
+from docexec import config
+from docexec.execution import device
+from docexec.execution.engine import Engine
+from docexec.execution.result import PASSED, SKIPPED
+from docexec.render import provenance
 
 GPU_SNIPPET = "# docexec: cuda\nprint('declared for CUDA, runs anywhere')\n"
 REAL_GPU = device.detect_device() == "cuda"
@@ -45,7 +47,7 @@ def test_the_device_is_a_parameter_and_the_environment_does_not_reach_the_engine
 def test_the_command_line_names_a_bad_device(project, monkeypatch):
     project.snippet("page/a.py", "print(1)\n")
     monkeypatch.setenv("DOCEXEC_DEVICE", "gpu")
-    run = project.python("-m", "docexec.cli", "run")
+    run = project.python("-m", "docexec.hosts.cli", "run")
     assert run.returncode == 2 and "DOCEXEC_DEVICE=gpu: expected one of cpu, cuda" in run.stderr
 
 
@@ -74,9 +76,24 @@ def test_the_key_covers_the_dependency_pins_and_the_declarations_parser(project)
     bumped_extra = '[project]\nname = "x"\ndependencies = ["torch==2.14.0"]\n'
     pyproject.write_text(bumped_extra + '[project.optional-dependencies]\ndocs = ["mkdocs<2"]\n')
     assert project.engine().key(a) != key
-    from docexec import engine as engine_module
 
-    assert "declarations.py" in engine_module._ENGINE_FILES  # what a run must do is decided there
+
+def test_the_key_covers_every_module_of_the_execution_and_sandbox_folders(tmp_path):
+    import shutil
+
+    import docexec
+    from docexec.execution.engine import engine_digest
+
+    package = tmp_path / "docexec"
+    shutil.copytree(Path(docexec.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = engine_digest(package)
+    (package / "render" / "markdown_ext.py").write_text("# rendering decides no output\n")
+    assert engine_digest(package) == before
+    (package / "sandbox" / "a_new_restriction.py").write_text("LIMIT = 1\n")
+    with_new_module = engine_digest(package)
+    assert with_new_module != before  # a module added there is in the key without a list to edit
+    (package / "execution" / "declarations.py").write_text("# changed\n")
+    assert engine_digest(package) != with_new_module
 
 
 def test_on_cuda_the_gpu_model_and_cuda_release_are_named_and_keyed(project, tmp_path, monkeypatch):

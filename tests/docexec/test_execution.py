@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from docexec.capture import HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
-from docexec.result import FAILED, PASSED, SKIPPED
+from docexec.execution.result import FAILED, PASSED, SKIPPED
+from docexec.sandbox.capture import HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
 
 BEHAVIOURS = {
     "ordered.py": """

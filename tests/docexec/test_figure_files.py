@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from docexec import published
-from docexec.child import _encode
-from docexec.figure_files import figure_name, served_bytes, smaller_svg
-from docexec.result import Figure
+from docexec.execution import published
+from docexec.execution.result import Figure
+from docexec.render.figure_files import figure_name, served_bytes, smaller_svg
+from docexec.sandbox.child import _encode
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")

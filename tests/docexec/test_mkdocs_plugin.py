@@ -213,7 +213,7 @@ def _warm_servers(pid: int) -> set[int]:
     for task in Path(f"/proc/{pid}/task").iterdir():
         for child in (task / "children").read_text().split():
             try:
-                if b"docexec.server" in Path(f"/proc/{child}/cmdline").read_bytes():
+                if b"docexec.execution.warm_server" in Path(f"/proc/{child}/cmdline").read_bytes():
                     found.add(int(child))
             except OSError:
                 pass  # ended meanwhile

@@ -7,7 +7,7 @@ import re
 import nbformat
 import pytest
 
-from docexec import page_notebook, requirements
+from docexec.render import page_notebook, requirements
 
 PAGE = """\
 ---
@@ -127,7 +127,7 @@ def test_a_notebook_is_named_after_its_page(src_uri, name):
 
 
 def test_a_lab_notebook_installs_what_it_imports_before_its_first_code_cell(module_project):
-    from docexec import labs
+    from docexec.render import labs
 
     path = module_project.snippet(
         "labs/tiny_lab.py",
@@ -151,7 +151,7 @@ GISTED = "import math\n\n# --8<-- [start:gist]\nroot = math.sqrt(4)\n# --8<-- [e
 
 
 def test_a_lab_keeps_its_whole_code_without_gist_markers(module_project):
-    from docexec import labs
+    from docexec.render import labs
 
     path = module_project.snippet("labs/gisted_lab.py", "# %%\n" + GISTED)
     engine = module_project.engine()
@@ -324,7 +324,7 @@ def test_a_solution_splits_into_what_the_reader_writes_and_the_check():
 
 
 def test_a_folded_block_that_runs_a_snippet_opens_into_a_title_prose_and_the_code_cell(module_project):
-    from docexec.result import PASSED, Result
+    from docexec.execution.result import PASSED, Result
 
     module_project.snippet("page/inside.py", "print('inside')\n")
     page = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from docexec.preview import RUN_NOW_BELOW, Preview
+from docexec.hosts.preview import RUN_NOW_BELOW, Preview
 
 
 def test_a_few_snippets_run_at_once_and_a_failure_is_not_run_again(project):

@@ -11,7 +11,7 @@ def test_each_snippet_is_a_test_whose_failure_shows_its_line_and_its_output(proj
         "page/fails.py",
         "import sys\nprint('computed 41')\nprint('a worker aborted', file=sys.stderr)\nassert 41 == 42\n",
     )
-    (project.root / "conftest.py").write_text('pytest_plugins = ["docexec.pytest_plugin"]\n')
+    (project.root / "conftest.py").write_text('pytest_plugins = ["docexec.hosts.pytest_plugin"]\n')
     run = project.python("-m", "pytest", "-p", "no:cacheprovider", "-rs", "snippets")
     assert run.returncode == 1, run.stdout + run.stderr
     assert "1 failed, 1 passed, 1 skipped" in run.stdout

@@ -47,7 +47,7 @@ def command(root: Path, *args: str, env: dict[str, str] | None = None) -> subpro
 
 
 def docexec(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return command(root, sys.executable, "-m", "docexec.cli", *args, env=env)
+    return command(root, sys.executable, "-m", "docexec.hosts.cli", *args, env=env)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import re
 import markdown
 import pytest
 
-from docexec.markdown_ext import RunExtension, SnippetRenderer
+from docexec.render.markdown_ext import RunExtension, SnippetRenderer
 
 
 @pytest.fixture
@@ -269,7 +269,7 @@ def test_a_printed_matrix_is_marked_as_a_table_and_a_message_is_not(project, ren
     ],
 )
 def test_tables_are_told_from_prose_by_their_columns(text, tabular):
-    from docexec.output_layout import is_tabular
+    from docexec.render.output_layout import is_tabular
 
     assert is_tabular(text) is tabular
 

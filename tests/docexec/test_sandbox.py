@@ -1,7 +1,7 @@
-"""The allow-list around a snippet (`docexec.sandbox`), tried by real snippets that attempt each
+"""The allow-list around a snippet (`docexec.sandbox.restrictions`), tried by real snippets that attempt each
 escape: read another process's environment, write outside their folder, open a connection, fill
 the disk or the shared memory. Where this machine cannot enforce a restriction, the build names
-it (`sandbox.unenforced`) and its test is skipped, saying which."""
+it (`restrictions.unenforced`) and its test is skipped, saying which."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from docexec import sandbox
-from docexec.result import FAILED, PASSED
+from docexec.execution.result import FAILED, PASSED
+from docexec.sandbox import restrictions
 
 SECRET = "s3cr3t-of-the-build-7c1f"
 
@@ -76,7 +76,7 @@ FILLS_SHARED_MEMORY = """
 
 
 def needs(restriction: str) -> None:
-    if restriction in sandbox.unenforced():
+    if restriction in restrictions.unenforced():
         pytest.skip(f"this machine does not enforce: {restriction}")
 
 
@@ -109,11 +109,11 @@ def batch(request, module_project, listening):
 
 
 def test_this_machine_enforces_every_restriction_or_names_it():
-    assert set(sandbox.unenforced()) <= set(sandbox.ALL)
+    assert set(restrictions.unenforced()) <= set(restrictions.ALL)
 
 
 def test_no_environment_of_another_process_can_be_read(batch):
-    needs(sandbox.ENVIRONMENTS)
+    needs(restrictions.ENVIRONMENTS)
     result = batch["reads_environments.py"]
     assert result.status == PASSED, result.failure
     assert SECRET not in result.output
@@ -121,7 +121,7 @@ def test_no_environment_of_another_process_can_be_read(batch):
 
 
 def test_writes_are_allowed_in_the_snippets_own_folders_only(batch):
-    needs(sandbox.WRITES)
+    needs(restrictions.WRITES)
     result = batch["writes_outside.py"]
     assert result.status == PASSED, result.failure
     lines = result.output.splitlines()
@@ -130,7 +130,7 @@ def test_writes_are_allowed_in_the_snippets_own_folders_only(batch):
 
 
 def test_no_network_unless_declared_and_then_loopback_only(batch):
-    needs(sandbox.NETWORK)
+    needs(restrictions.NETWORK)
     undeclared, declared = batch["connects.py"], batch["connects_declared.py"]
     assert undeclared.status == PASSED, undeclared.failure
     assert undeclared.output == "no connection: OSError\nno loopback: OSError\n"
@@ -139,21 +139,21 @@ def test_no_network_unless_declared_and_then_loopback_only(batch):
 
 
 def test_a_file_cannot_grow_past_the_declared_memory(batch):
-    needs(sandbox.FILE_SIZE)
+    needs(restrictions.FILE_SIZE)
     result = batch["big_file.py"]
     assert result.status == FAILED
     assert "OSError: [Errno 27] File too large" in result.failure
 
 
 def test_shared_memory_counts_against_the_declared_memory(batch):
-    needs(sandbox.SHARED_MEMORY)
+    needs(restrictions.SHARED_MEMORY)
     result = batch["fills_shared_memory.py"]
     assert result.status == FAILED
     assert "No space left on device" in result.failure
 
 
 UNPRIVILEGED_PROBE = (
-    "from docexec import sandbox; sandbox.say_what_is_not_in_force(); print(sandbox.unenforced())"
+    "from docexec.sandbox import restrictions as r; r.say_what_is_not_in_force(); print(r.unenforced())"
 )
 
 
@@ -171,7 +171,7 @@ def test_without_root_the_restrictions_hold_or_are_named_on_the_console():
     # imports the sandbox (standard library only) from a copy that the user can read.
     readable = Path(tempfile.mkdtemp(prefix="docexec-probe-"))
     try:
-        shutil.copytree(Path(sandbox.__file__).parent, readable / "docexec")
+        shutil.copytree(Path(restrictions.__file__).parent.parent, readable / "docexec")
         for folder, _, files in os.walk(readable):
             os.chmod(folder, 0o755)
             for name in files:
@@ -185,7 +185,7 @@ def test_without_root_the_restrictions_hold_or_are_named_on_the_console():
         shutil.rmtree(readable)
     assert finished.returncode == 0, finished.stderr
     missing = eval(finished.stdout)  # noqa: S307 - the tuple of names printed by the probe
-    assert set(missing) <= set(sandbox.ALL)
+    assert set(missing) <= set(restrictions.ALL)
     if missing:
         assert finished.stderr.count("docexec: not in force on this machine") == 1
         assert all(name in finished.stderr for name in missing)
@@ -195,7 +195,7 @@ def test_without_root_the_restrictions_hold_or_are_named_on_the_console():
 
 def test_a_secret_of_the_callers_environment_is_redacted_from_what_is_published(project, monkeypatch):
     """The second line: however a snippet came by a secret's value, it is not published."""
-    from docexec import published
+    from docexec.execution import published
 
     monkeypatch.setenv("DEPLOY_TOKEN", SECRET)
     published._secrets.cache_clear()

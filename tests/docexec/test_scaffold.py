@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from docexec import scaffold
-from docexec.cli import main
-from docexec.scaffold import ScaffoldError, with_nav_entry
+from docexec.hosts import scaffold
+from docexec.hosts.cli import main
+from docexec.hosts.scaffold import ScaffoldError, with_nav_entry
 from studysite.questions import parse
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,9 @@ from unittest.mock import ANY
 
 import pytest
 
-from docexec import shards
+from docexec.execution import shards
+
+DOCEXEC = [sys.executable, "-m", "docexec.hosts.cli"]  # the `docexec` command of this Python
 
 
 def test_longest_first_balances_known_durations_and_counts_without_them():
@@ -40,7 +42,7 @@ def test_two_shards_in_two_processes_merge_into_a_cache_that_leaves_nothing_to_r
     report = tmp_path / "report.json"
     runs = [
         subprocess.Popen(
-            [sys.executable, "-m", "docexec.cli", "run", "--quiet", f"--shard={i}/2", f"--cache-dir={cache}"],
+            [*DOCEXEC, "run", "--quiet", f"--shard={i}/2", f"--cache-dir={cache}"],
             cwd=project.root,
             env=env,
             stdout=subprocess.PIPE,
@@ -54,7 +56,7 @@ def test_two_shards_in_two_processes_merge_into_a_cache_that_leaves_nothing_to_r
     assert sorted(executed) == [2, 3] and "shard 1/2: " in outputs[0], outputs
 
     merge = subprocess.run(
-        [sys.executable, "-m", "docexec.cli", "merge-cache", *map(str, caches[:2]), "--into", str(caches[2])],
+        [*DOCEXEC, "merge-cache", *map(str, caches[:2]), "--into", str(caches[2])],
         cwd=project.root,
         capture_output=True,
         text=True,
@@ -62,7 +64,7 @@ def test_two_shards_in_two_processes_merge_into_a_cache_that_leaves_nothing_to_r
     )
     assert merge.returncode == 0 and "5 entries copied" in merge.stdout, merge.stdout + merge.stderr
     build = subprocess.run(
-        [sys.executable, "-m", "docexec.cli", "run", "--quiet", f"--cache-dir={caches[2]}"]
+        [*DOCEXEC, "run", "--quiet", f"--cache-dir={caches[2]}"]
         + [f"--report={report}"],
         cwd=project.root,
         capture_output=True,

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from test_containment import SLEEPS, assert_all_gone
 
-from docexec import process_tree
-from docexec.runner import fork_is_available
+from docexec.execution import process_tree
+from docexec.execution.pool import fork_is_available
 
 pytestmark = pytest.mark.skipif(not fork_is_available(), reason="the warm servers need fork")
 
@@ -29,7 +29,7 @@ STOPS = pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=lam
 # Only the sleeping snippet: one warm server, no theme or other plugin to load before it starts.
 MKDOCS_YML = "site_name: tiny\nplugins: [docexec]\n"
 # As this repository enables the plugin: its conftest.py names it, its pyproject.toml configures pytest.
-CONFTEST = 'pytest_plugins = ["docexec.pytest_plugin"]\n'
+CONFTEST = 'pytest_plugins = ["docexec.hosts.pytest_plugin"]\n'
 PYTEST_OPTIONS = '\n[tool.pytest.ini_options]\ntestpaths = ["snippets"]\naddopts = "-p no:cacheprovider"\n'
 
 

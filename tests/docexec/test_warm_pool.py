@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from docexec.runner import fork_is_available
+from docexec.execution.pool import fork_is_available
 
 pytestmark = pytest.mark.skipif(not fork_is_available(), reason="warm servers need fork")
 
@@ -20,7 +20,7 @@ def warm_servers() -> set[int]:
     for task in Path(f"/proc/{os.getpid()}/task").iterdir():
         for child in (task / "children").read_text().split():
             try:
-                if b"docexec.server" in Path(f"/proc/{child}/cmdline").read_bytes():
+                if b"docexec.execution.warm_server" in Path(f"/proc/{child}/cmdline").read_bytes():
                     found.add(int(child))
             except OSError:
                 pass

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from docexec.result import FAILED, PASSED
+from docexec.execution.result import FAILED, PASSED
 
 DATALOADER_TWO_WORKERS = """
     import os

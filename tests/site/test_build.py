@@ -9,9 +9,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from docexec import config, declarations, page_notebook
-from docexec.engine import Engine
-from docexec.markdown_ext import directive_lines
+from docexec import config
+from docexec.execution import declarations
+from docexec.execution.engine import Engine
+from docexec.render import page_notebook
+from docexec.render.markdown_ext import directive_lines
 
 FIGURES = Path(__file__).with_name("figures.json")
 UPDATE_FIGURES = "UPDATE_FIGURES=1 .venv/bin/pytest tests/site/test_build.py -k figures"

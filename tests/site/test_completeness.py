@@ -12,10 +12,10 @@ import pytest
 import yaml
 
 from docexec import checks, config
-from docexec.cli import main as docexec_cli
-from docexec.engine import Engine
-from docexec.labs import LABS_DIR, page_uri
-from docexec.markdown_ext import directive_lines
+from docexec.execution.engine import Engine
+from docexec.hosts.cli import main as docexec_cli
+from docexec.render.labs import LABS_DIR, page_uri
+from docexec.render.markdown_ext import directive_lines
 
 # Libraries a snippet may import beside torch, numpy and matplotlib (declared in pyproject.toml).
 THIRD_PARTY = {"pandas", "PIL", "webdataset", "sklearn", "captum", "tensorboard"}

@@ -19,8 +19,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from docexec import page_notebook
-from docexec.result import PASSED, Result
+from docexec.execution.result import PASSED, Result
+from docexec.render import page_notebook
 from torchguide.drills import all_drills
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from docexec.labs import LABS_DIR
+from docexec.render.labs import LABS_DIR
 
 EDIT_LINK = re.compile(r'<a href="([^"]+)"[^>]*\brel="edit"')
 

@@ -1,5 +1,5 @@
 """Every long snippet puts its point in view: a gist of a few marked lines, shown before the output,
-with the whole proof one click away (`docexec.gist`)."""
+with the whole proof one click away (`docexec.render.gist`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from docexec.gist import GIST_NEEDED_OVER, MAX_GIST_LINES, gist_problems
-from docexec.labs import LABS_DIR
+from docexec.render.gist import GIST_NEEDED_OVER, MAX_GIST_LINES, gist_problems
+from docexec.render.labs import LABS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 

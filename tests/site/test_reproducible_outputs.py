@@ -1,6 +1,6 @@
 """Two cold builds show the same outputs, apart from the snippets declared `# docexec: measured`.
 
-A snippet is seeded (`docexec.seeding`), so what can make its output differ from one cold run to
+A snippet is seeded (`docexec.sandbox.seeding`), so what can make its output differ from one cold run to
 the next is what it reads from the machine: a clock, the kernel's accounting of CPU time, of
 context switches or of memory, a profiler. Running every snippet twice would double CI's longest
 job; the snippets that read one of these, directly or through a `torchguide` module that does, are
@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from docexec import config
-from docexec.engine import Engine
-from docexec.result import PASSED, Result
+from docexec.execution.engine import Engine
+from docexec.execution.result import PASSED, Result
 
 ROOT = Path(__file__).resolve().parents[2]
 READS_THE_MACHINE = re.compile(

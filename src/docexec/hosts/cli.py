@@ -2,7 +2,7 @@
 ``--shard I/N`` runs one of N shards balanced by known durations.
 ``docexec merge-cache DIR...``: merge shards' caches into this project's, so a build executes nothing.
 ``docexec record``: on a CUDA machine, record the CUDA snippets' outputs into ``recordings/``.
-``docexec new PAGE --title ... --snippet ...``: a new page with its first snippet (`docexec.scaffold`).
+``docexec new PAGE --title ... --snippet ...``: a new page with its first snippet (`docexec.hosts.scaffold`).
 
 The ``DOCEXEC_*`` variables (`docexec.config`) are read here, not by the engine."""
 
@@ -13,11 +13,14 @@ import json
 import sys
 from pathlib import Path
 
-from docexec import config, provenance, recordings, scaffold, shards
-from docexec.declarations import SNIPPETS_DIR
-from docexec.engine import DeclarationError, Engine, find_root
-from docexec.result import FAILED, SKIPPED, Result
-from docexec.runner import EngineError
+from docexec import config, recordings
+from docexec.execution import shards
+from docexec.execution.declarations import SNIPPETS_DIR
+from docexec.execution.engine import DeclarationError, Engine, find_root
+from docexec.execution.pool import EngineError
+from docexec.execution.result import FAILED, SKIPPED, Result
+from docexec.hosts import scaffold
+from docexec.render import provenance
 
 
 def _relative(path: str, root: Path) -> list[str]:

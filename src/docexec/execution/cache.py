@@ -19,9 +19,9 @@ from pathlib import Path
 
 import jsonschema
 
-from docexec.result import Result
+from docexec.execution.result import Reason, Result, Status
 
-SCHEMA = 2  # bump when the stored form or the way snippets are run changes
+SCHEMA = 3  # bump when the stored form or the way snippets are run changes
 
 _BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 
@@ -73,7 +73,8 @@ _EXCEPTION = _record(
 _RESULT = _record(
     {
         "path": {"type": "string"},
-        "status": {"enum": ["passed", "failed", "skipped"]},
+        "status": {"enum": [status.value for status in Status]},
+        "reason": {"enum": [None, *(reason.value for reason in Reason)]},
         "cells": {"type": "array", "items": _CELL},
         "exception": {"oneOf": [{"type": "null"}, _EXCEPTION]},
         "expected_exception": {"type": "boolean"},

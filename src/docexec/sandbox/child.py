@@ -1,7 +1,7 @@
 """The code that runs inside a snippet's own process.
 
 It executes the snippet cell by cell (a plain snippet is one cell; ``# %%`` lines split a lab),
-records stdout and stderr in order (`docexec.capture`), the exception and the open matplotlib
+records stdout and stderr in order (`docexec.sandbox.capture`), the exception and the open matplotlib
 figures, and writes everything as JSON lines to ``events.jsonl`` in the job folder as it happens,
 so that a crash still leaves the output that came before it.
 """
@@ -26,9 +26,10 @@ from pathlib import Path
 
 import wrapt
 
-from docexec import capture, process_tree, sandbox, snippet_env
-from docexec.jobs import Job
-from docexec.seeding import seed_everything
+from docexec.execution import process_tree
+from docexec.execution.jobs import Job
+from docexec.sandbox import capture, environment, restrictions
+from docexec.sandbox.seeding import seed_everything
 
 MAX_OUTPUT_CHARS = capture.MAX_OUTPUT_CHARS
 EVENTS_FILE = capture.EVENTS_FILE
@@ -76,12 +77,12 @@ def run_job(job: Job, pipes: dict[str, int]) -> None:
     when called in a forked child (the caller exits). File descriptors 1 and 2 are already the
     write ends of the pipes whose read ends ``pipes`` holds."""
     # The allow-list: writes in the job's folder only, no network unless declared, and more
-    # (`docexec.sandbox`); what the machine cannot enforce is reported by the engine's probe.
-    sandbox.enter(job.job_dir, job.memory_limit, job.network)
+    # (`docexec.sandbox.restrictions`); what the machine cannot enforce is reported by the engine's probe.
+    restrictions.enter(job.job_dir, job.memory_limit, job.network)
     log = capture.OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)
     capture.install(log)
     # An empty home and temporary folder of its own, removed with the job's folder.
-    os.environ.update(snippet_env.own_folders(job.home, job.tmp))
+    os.environ.update(environment.own_folders(job.home, job.tmp))
     tempfile.tempdir = job.tmp
 
     os.chdir(job.work_dir)
@@ -249,7 +250,7 @@ def _flush_figures(log: capture.OutputRecorder, cell: int) -> None:
 
 
 def main() -> None:
-    """Entry point of the plain-subprocess fallback: ``python -m docexec.child JOB.json``.
+    """Entry point of the plain-subprocess fallback: ``python -m docexec.sandbox.child JOB.json``.
 
     Its stdout and stderr are the pipes whose read ends the job names. The snippet runs in a
     forked child, below this process, a subreaper: whatever the snippet starts in other sessions

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from docexec import config as configuration
-from docexec.engine import SNIPPETS_DIR, DeclarationError, Engine
-from docexec.result import FAILED, SKIPPED, Result
+from docexec.execution.engine import SNIPPETS_DIR, DeclarationError, Engine
+from docexec.execution.result import FAILED, SKIPPED, Result
 
 _engine_key = pytest.StashKey[Engine]()
 _results_key = pytest.StashKey[dict[str, Result]]()

@@ -3,7 +3,7 @@ cached), hands the results to the ``%run`` Markdown extension, and adds to the s
 files: the figures, the lab notebooks, a notebook of each page that runs snippets, and the build
 report. It also warns, with file and line, of what `docexec.checks` finds (strict builds fail).
 
-Under ``mkdocs serve`` the instance lives as long as the preview (`docexec.preview`): one engine
+Under ``mkdocs serve`` the instance lives as long as the preview (`docexec.hosts.preview`): one engine
 and its warm servers for every rebuild, and pages served before many snippets have run."""
 
 from __future__ import annotations
@@ -28,13 +28,14 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from docexec import build_report, checks, labs, page_notebook, provenance, recordings
+from docexec import checks, recordings
 from docexec.config import ConfigError, from_environment
-from docexec.engine import DeclarationError, Engine, Summary
-from docexec.figure_files import figure_name, served_bytes
-from docexec.markdown_ext import RunExtension, SnippetRenderer, directive_lines
-from docexec.preview import Preview, pending_result
-from docexec.result import FAILED, SKIPPED, Figure, Result
+from docexec.execution.engine import DeclarationError, Engine, Summary
+from docexec.execution.result import FAILED, SKIPPED, Figure, Result
+from docexec.hosts.preview import Preview, pending_result
+from docexec.render import build_report, labs, page_notebook, provenance
+from docexec.render.figure_files import figure_name, served_bytes
+from docexec.render.markdown_ext import RunExtension, SnippetRenderer, directive_lines
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 FIGURES_DIR = "assets/figures"

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from docexec import declarations
-from docexec.declarations import Declarations, is_hidden_line
+from docexec.execution import declarations
+from docexec.execution.declarations import Declarations, is_hidden_line
 
 MAX_GIST_LINES = 12  # a gist longer than this is no longer the point in view
 GIST_NEEDED_OVER = 25  # a snippet longer than this (as shown) marks its gist

@@ -15,9 +15,9 @@ import threading
 import time
 from collections.abc import Callable
 
-from docexec.engine import DeclarationError, Engine, Summary
-from docexec.result import FAILED, SKIPPED, Result, skipped
-from docexec.runner import EngineError
+from docexec.execution.engine import DeclarationError, Engine, Summary
+from docexec.execution.pool import EngineError
+from docexec.execution.result import FAILED, SKIPPED, Result, skipped
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 

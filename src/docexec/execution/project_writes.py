@@ -1,5 +1,5 @@
 """Files of the project that a snippet created, changed or removed while it ran: where the
-kernel cannot make the project read-only to snippets (`docexec.read_only_project`).
+kernel cannot make the project read-only to snippets (`docexec.sandbox.read_only_project`).
 
 A snippet runs in a folder of its own and must leave the project as it found it; a write by
 absolute path (``open("/repo/README.md", "a")``) would change what the site is built from.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from docexec import read_only_project
+from docexec.sandbox import read_only_project
 
 NOT_LOOKED_AT = {
     ".git",

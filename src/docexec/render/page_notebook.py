@@ -25,10 +25,11 @@ from pathlib import Path
 
 import nbformat
 
-from docexec import declarations, provenance, requirements
-from docexec.figure_files import served_bytes
-from docexec.markdown_ext import directive_lines
-from docexec.result import PASSED, SKIPPED, Figure, Result
+from docexec.execution import declarations
+from docexec.execution.result import PASSED, SKIPPED, Figure, Result
+from docexec.render import provenance, requirements
+from docexec.render.figure_files import served_bytes
+from docexec.render.markdown_ext import directive_lines
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)\s+([\w-]+)(?:\s+"(.*)")?\s*$')

@@ -1,11 +1,11 @@
 """A Python-Markdown extension: a line ``%run snippets/<page>/<name>.py`` becomes the snippet's code
 and its real output (text, expected traceback, figures). Where the outputs were produced is said once
-per page (`docexec.provenance`); an output says it only where it differs (a recorded GPU run).
+per page (`docexec.render.provenance`); an output says it only where it differs (a recorded GPU run).
 
 It emits standard Markdown (superfences code blocks, admonitions), so highlighting, copy buttons
 and search work as for any other block. It does not depend on MkDocs: the MkDocs plugin only
 hands it results computed ahead of time and a place for figures. Any other Python-Markdown host
-loads it by name (``markdown_extensions: [docexec.markdown_ext]``, see `makeExtension`); there a
+loads it by name (``markdown_extensions: [docexec.render.markdown_ext]``, see `makeExtension`); there a
 failing or broken snippet raises `SnippetError`, which fails that host's build.
 """
 
@@ -24,11 +24,13 @@ from typing import TYPE_CHECKING
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from docexec import declarations, gist, output_layout, provenance, recordings, requirements
-from docexec.result import FAILED, SKIPPED, Figure, Result
+from docexec import recordings
+from docexec.execution import declarations
+from docexec.execution.result import FAILED, SKIPPED, Figure, Result
+from docexec.render import gist, output_layout, provenance, requirements
 
 if TYPE_CHECKING:
-    from docexec.engine import Engine
+    from docexec.execution.engine import Engine
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
@@ -416,9 +418,11 @@ def makeExtension(root: str | None = None, strict: bool = True, **unknown: objec
     ``snippets/``); ``strict`` (default true): a failing or broken snippet raises `SnippetError`.
     """
     if unknown:
-        raise TypeError(f"docexec.markdown_ext: unknown options {sorted(unknown)} (accepted: root, strict)")
-    from docexec import config  # the engine only where this extension runs snippets
-    from docexec.engine import Engine, find_root
+        raise TypeError(
+            f"docexec.render.markdown_ext: unknown options {sorted(unknown)} (accepted: root, strict)"
+        )
+    from docexec import config
+    from docexec.execution.engine import Engine, find_root
 
     project = Path(root).resolve() if root else find_root(Path.cwd())
     engine = _hosted_engines.get(project)

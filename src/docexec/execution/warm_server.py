@@ -2,8 +2,8 @@
 one child per snippet.
 
 Importing torch takes seconds; a fork of a process that holds it takes milliseconds.
-Protocol: the modules to preload as arguments; one JSON `docexec.jobs.Job` per line on stdin,
-one JSON `docexec.jobs.Report` per line on the original stdout.
+Protocol: the modules to preload as arguments; one JSON `docexec.execution.jobs.Job` per line on stdin,
+one JSON `docexec.execution.jobs.Report` per line on the original stdout.
 
 The server is a child subreaper: whatever a snippet starts, even in a session of its own, stays
 below the server and is killed when the snippet ends. When its input closes while a snippet runs
@@ -24,11 +24,11 @@ import traceback
 from pathlib import Path
 from typing import TextIO
 
-from docexec import process_tree, project_writes
-from docexec.capture import output_pipes
-from docexec.child import run_job
-from docexec.jobs import Job, Report
-from docexec.supervisor import Watched, supervise
+from docexec.execution import process_tree, project_writes
+from docexec.execution.jobs import Job, Report
+from docexec.execution.supervisor import Watched, supervise
+from docexec.sandbox.capture import output_pipes
+from docexec.sandbox.child import run_job
 
 CHILD_CRASHED = 70  # the engine's own code failed inside the child (not the snippet)
 

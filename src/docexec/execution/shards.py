@@ -17,10 +17,11 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docexec import cache, recordings
+from docexec import recordings
+from docexec.execution import cache
 
 if TYPE_CHECKING:
-    from docexec.engine import Engine
+    from docexec.execution.engine import Engine
 
 _SHARD = re.compile(r"^(\d+)/(\d+)$")
 

@@ -1,4 +1,4 @@
-"""``python -m docexec.bench``: measures the engine and prints figures (it asserts nothing).
+"""``python -m docexec.tools.bench``: measures the engine and prints figures (it asserts nothing).
 
 1. Per-snippet overhead of a fork from the warm server vs ``python snippet.py``, over the
    project's real CPU snippets, one at a time (one worker), in the same run.
@@ -28,10 +28,10 @@ import urllib.request
 from pathlib import Path
 
 from docexec import config
-from docexec.declarations import parse_file
-from docexec.engine import Engine, find_root
-from docexec.labs import LABS_DIR
-from docexec.markdown_ext import directive_lines
+from docexec.execution.declarations import parse_file
+from docexec.execution.engine import Engine, find_root
+from docexec.render.labs import LABS_DIR
+from docexec.render.markdown_ext import directive_lines
 
 MIN_SNIPPETS = 20
 SAMPLE = 64  # snippets timed for the overhead

@@ -14,9 +14,9 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from docexec.declarations import is_hidden_line
-from docexec.page_notebook import figure_output, install_cell
-from docexec.result import Result
+from docexec.execution.declarations import is_hidden_line
+from docexec.execution.result import Result
+from docexec.render.page_notebook import figure_output, install_cell
 
 LABS_DIR = "snippets/labs"
 

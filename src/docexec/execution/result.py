@@ -3,19 +3,44 @@
 from __future__ import annotations
 
 import base64
+import enum
 import json
 import re
 import signal
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from docexec import published
-from docexec.capture import EVENTS_FILE, HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
-from docexec.declarations import Declarations
-from docexec.jobs import Report
-from docexec.published import plain_text  # noqa: F401 - where callers have found it
+from docexec.execution import published
+from docexec.execution.declarations import Declarations
+from docexec.execution.jobs import Report
+from docexec.execution.published import plain_text  # noqa: F401 - where callers have found it
+from docexec.sandbox.capture import EVENTS_FILE, HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
 
-PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
+
+class Status(enum.StrEnum):
+    """The verdict on one snippet. (A str enum: it is written to the cache and JSON as its value.)"""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+
+class Reason(enum.StrEnum):
+    """Why a snippet has no passing output, for a host to act on without reading the text."""
+
+    NEEDS_GPU = "needs-gpu"  # declared ``cuda`` on a machine without one
+    EXECUTION_OFF = "execution-off"  # a build that shows code only
+    STILL_RUNNING = "still-running"  # the preview runs it in the background
+    BAD_DECLARATION = "bad-declaration"  # a ``# docexec:`` line that cannot be used
+    NO_SUCH_SNIPPET = "no-such-snippet"  # the path names no file (or leaves the snippets folder)
+    RAISED = "raised"  # an exception it did not declare, or not the one it declared
+    TIMED_OUT = "timed-out"
+    OUT_OF_MEMORY = "out-of-memory"
+    WROTE_TO_PROJECT = "wrote-to-project"
+    ENGINE_ERROR = "engine-error"  # the engine's own machinery failed, not the snippet
+
+
+PASSED, FAILED, SKIPPED = Status.PASSED, Status.FAILED, Status.SKIPPED  # until every caller names Status
 
 
 @dataclass
@@ -68,7 +93,8 @@ class Result:
     """Everything the build, the tests and the command line need to know about one run."""
 
     path: str
-    status: str
+    status: Status
+    reason: Reason | None = None  # set when status is not PASSED
     cells: list[Cell] = field(default_factory=list)
     exception: SnippetException | None = None
     expected_exception: bool = False
@@ -107,7 +133,9 @@ class Result:
         ]
         exception = _cleaned(SnippetException(**data["exception"])) if data["exception"] else None
         failure = published.clean(data["failure"]) if data.get("failure") else data.get("failure")
-        return cls(**{**data, "cells": cells, "exception": exception, "failure": failure})
+        reason = Reason(data["reason"]) if data.get("reason") else None
+        verdict = {"status": Status(data["status"]), "reason": reason}
+        return cls(**{**data, **verdict, "cells": cells, "exception": exception, "failure": failure})
 
 
 def _inert(figure: Figure) -> Figure:

@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from docexec import process_tree, project_writes, snippet_env
-from docexec.capture import output_pipes
-from docexec.jobs import Job, Report, lost_server_report
-from docexec.supervisor import Watched, supervise
+from docexec.execution import process_tree, project_writes
+from docexec.execution.jobs import Job, Report, lost_server_report
+from docexec.execution.supervisor import Watched, supervise
+from docexec.sandbox import environment
+from docexec.sandbox.capture import output_pipes
 
 
 class EngineError(RuntimeError):
@@ -35,18 +36,18 @@ def fork_is_available() -> bool:
 
 
 class WarmServer:
-    """One ``python -m docexec.server`` process; runs one job at a time."""
+    """One ``python -m docexec.execution.warm_server`` process; runs one job at a time."""
 
     def __init__(self, preload: tuple[str, ...] = ()) -> None:
         self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 - lives with the server
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "docexec.server", *preload],
+            [sys.executable, "-m", "docexec.execution.warm_server", *preload],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
             text=True,
             # Snippets are forked from it: it must not hold what they must not see.
-            env=snippet_env.supervisor_environment(),
+            env=environment.supervisor_environment(),
             # Out of the terminal's process group: a Ctrl-C reaches the engine, which ends the
             # snippets in order, and not the server while its snippet lives on.
             start_new_session=True,
@@ -111,12 +112,12 @@ def run_in_subprocess(job: Job) -> Report:
     job_file.write_text(json.dumps({"job": job.to_json(), "pipes": reads}), encoding="utf-8")
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "docexec.child", str(job_file)],
+            [sys.executable, "-m", "docexec.sandbox.child", str(job_file)],
             stdin=subprocess.DEVNULL,
             stdout=pipes["stdout"][1],
             stderr=pipes["stderr"][1],
             pass_fds=tuple(reads.values()),
-            env=snippet_env.for_snippet(snippet_env.supervisor_environment(), job.home, job.tmp),
+            env=environment.for_snippet(environment.supervisor_environment(), job.home, job.tmp),
             start_new_session=True,
         )
     finally:

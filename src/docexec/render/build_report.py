@@ -6,8 +6,9 @@ import datetime
 import posixpath
 from pathlib import PurePosixPath
 
-from docexec import provenance, sandbox
-from docexec.result import FAILED, SKIPPED, Result
+from docexec.execution.result import FAILED, SKIPPED, Result
+from docexec.render import provenance
+from docexec.sandbox import restrictions
 
 PAGE = "build-report.md"
 
@@ -85,9 +86,9 @@ def markdown(
 
 def _unenforced_lines() -> list[str]:
     """The restrictions of the snippets' sandbox that this machine did not enforce: said, never hidden."""
-    missing = sandbox.unenforced()
+    missing = restrictions.unenforced()
     if not missing:
-        return ["Every snippet ran in the sandbox: " + "; ".join(sandbox.ALL) + ".", ""]
+        return ["Every snippet ran in the sandbox: " + "; ".join(restrictions.ALL) + ".", ""]
     return [
         "**Not in force on the machine that built this site** (the kernel refused them): "
         + "; ".join(missing)

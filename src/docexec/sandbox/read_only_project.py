@@ -4,7 +4,7 @@ Landlock lets an unprivileged process give up rights for itself and every proces
 `allow_writes_only_below` grants writes below the job's folder and a few devices, and a write
 anywhere else, the project included, fails with PermissionError at the line that tried.
 Where the kernel has no Landlock, `available` is False and the engine compares the project's
-files before and after the snippet instead (`docexec.project_writes`).
+files before and after the snippet instead (`docexec.execution.project_writes`).
 
 By hand through ctypes: the standard library has no binding for these system calls, and the
 ``landlock`` package on PyPI is a pre-release.

@@ -13,7 +13,7 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
 - Other processes' environments: ``/dev/null`` is bind-mounted over ``/proc/<pid>/environ`` of every
   other process, so that the variables of ``mkdocs build`` and of the shell above it (a CI job's
   tokens) cannot be read. A process started later than the snippet is not covered; its environment
-  is the engine's scrubbed one (`docexec.snippet_env`) where it is a snippet's.
+  is the engine's scrubbed one (`docexec.sandbox.environment`) where it is a snippet's.
 - A network namespace: no interface but a loopback that is down, so no connection and no listening
   port. A snippet that declares ``# docexec: network`` gets a namespace whose loopback is up:
   processes of the snippet talk to each other (gloo, a TCPStore), nothing else reaches them.
@@ -42,7 +42,7 @@ import struct
 import sys
 from pathlib import Path
 
-from docexec import read_only_project
+from docexec.sandbox import read_only_project
 
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNS = 0x00020000
@@ -234,9 +234,3 @@ def unenforced() -> tuple[str, ...]:
         return tuple(json.loads(text))
     except ValueError:
         return ALL
-
-
-if __name__ == "__main__":  # ``python -m docexec.sandbox``: exits 1, naming them, unless all are in force
-    if unenforced():
-        sys.exit(f"not in force on this machine: {'; '.join(unenforced())}")
-    print(f"in force: {'; '.join(ALL)}")

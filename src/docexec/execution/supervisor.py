@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from docexec import process_tree, project_writes
-from docexec.capture import EVENTS_FILE, OutputRecorder
-from docexec.jobs import Job, Report
+from docexec.execution import process_tree, project_writes
+from docexec.execution.jobs import Job, Report
+from docexec.sandbox.capture import EVENTS_FILE, OutputRecorder
 
 POLL_SECONDS = 0.1  # how often the memory is checked; an allocation may overshoot for this long
 PEAK_SECONDS = 0.5  # how often the peak is measured: the proportional sizes take milliseconds

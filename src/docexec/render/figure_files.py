@@ -15,8 +15,8 @@ import hashlib
 
 from scour import scour
 
-from docexec import published
-from docexec.result import Figure
+from docexec.execution import published
+from docexec.execution.result import Figure
 
 _SCOUR_OPTIONS = scour.parse_args(
     [

@@ -15,34 +15,19 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from docexec import cache, declarations, jobs, result, runner, sandbox
 from docexec import config as configuration
 from docexec.config import Config
-from docexec.declarations import DeclarationError, Declarations
-from docexec.device import detect_device
-from docexec.device import environment as device_environment
+from docexec.execution import cache, declarations, jobs, pool, result
+from docexec.execution.declarations import DeclarationError, Declarations
+from docexec.execution.device import detect_device
+from docexec.execution.device import environment as device_environment
+from docexec.sandbox import restrictions
 
 SNIPPETS_DIR = "snippets"
 PROGRESS_BAR_FROM = 8  # uncached snippets; fewer finish before a bar would be worth drawing
-# The modules whose code decides what a snippet prints or how its run is judged (declarations.py):
-# a change to any of them runs everything again.
-_ENGINE_FILES = (
-    "capture.py",
-    "child.py",
-    "declarations.py",
-    "jobs.py",
-    "process_tree.py",
-    "project_writes.py",
-    "published.py",
-    "read_only_project.py",
-    "result.py",
-    "runner.py",
-    "sandbox.py",
-    "seeding.py",
-    "server.py",
-    "snippet_env.py",
-    "supervisor.py",
-)
+# The folders whose code decides what a snippet prints or how its run is judged: a change to any
+# file in them runs everything again, a module added there included.
+_KEYED_FOLDERS = ("execution", "sandbox")
 
 
 def _dependency_pins(pyproject: Path) -> list[str]:
@@ -54,6 +39,12 @@ def _dependency_pins(pyproject: Path) -> list[str]:
     for extra, requirements in sorted(project.get("optional-dependencies", {}).items()):
         pins += [f"[{extra}] {requirement}" for requirement in requirements]
     return pins
+
+
+def engine_digest(package: Path) -> str:
+    """One hash over every Python file in the keyed folders of the ``docexec`` package at ``package``."""
+    files = [file for folder in _KEYED_FOLDERS for file in (package / folder).rglob("*.py")]
+    return cache.digest_files(files, package)
 
 
 def _version(distribution: str) -> str:
@@ -103,11 +94,10 @@ class Engine:
         self._dependencies["pins"] = _dependency_pins(self.root / "pyproject.toml")
         self._dependencies["seed"] = str(self.config.seed)
         self.refresh()
-        here = Path(__file__).parent
-        self._engine_digest = cache.digest_files([here / name for name in _ENGINE_FILES], here)
+        self._engine_digest = engine_digest(Path(__file__).parent.parent)
         self._lock = threading.Lock()
-        forks = self.config.fork and runner.fork_is_available()
-        self._pool = runner.WarmPool(preload=self.config.preload) if keep_warm and forks else None
+        forks = self.config.fork and pool.fork_is_available()
+        self._pool = pool.WarmPool(preload=self.config.preload) if keep_warm and forks else None
 
     def refresh(self) -> None:
         """Read the library's sources again: an engine that outlives an edit keys results anew."""
@@ -200,7 +190,7 @@ class Engine:
     ) -> None:
         if not pending:
             return
-        sandbox.say_what_is_not_in_force()
+        restrictions.say_what_is_not_in_force()
         scratch = Path(tempfile.mkdtemp(prefix="docexec-"))
         bar = tqdm(
             total=len(pending),
@@ -237,7 +227,7 @@ class Engine:
                 bar.update()
 
         try:
-            runner.run_jobs(
+            pool.run_jobs(
                 to_run,
                 self.workers,
                 on_done,
