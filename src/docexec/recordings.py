@@ -134,7 +134,7 @@ def record(engine: Engine, today: datetime.date, force: bool = False) -> RecordR
             f"{engine.environment['device']}: run `{RECORD_COMMAND}` on a CUDA machine"
         )
     paths = [path for path in engine.all_snippets() if engine.declarations(path).cuda]
-    results, _ = engine.run(paths)
+    results, _ = engine.execute(paths)
     report = RecordReport()
     for path in paths:
         outcome = results[path]

@@ -94,7 +94,7 @@ def proving_ground_figures(root: Path) -> dict:
     page = (root / "docs" / PROVING_GROUND.rstrip("/")).with_suffix(".md").read_text()
     engine = Engine(root, config.from_environment(root))  # the build's device and cache
     paths = [path for _, _, path in directive_lines(page.splitlines()) if not engine.declarations(path).cuda]
-    results, _ = engine.run(paths, progress=False)
+    results, _ = engine.execute(paths, progress=False)
     return {figure_name(f): f for result in results.values() for f in result.figures}
 
 

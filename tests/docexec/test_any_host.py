@@ -24,7 +24,7 @@ BROKEN = "print('before')\nundefined_name\n"
 def test_a_failing_snippet_raises_in_a_strict_plain_markdown_host(project):
     path = project.snippet("page/broken.py", BROKEN)
     engine = project.engine()
-    renderer = SnippetRenderer(project.root, lambda p: engine.run([p], progress=False)[0][p], strict=True)
+    renderer = SnippetRenderer(project.root, lambda p: engine.execute([p], progress=False)[0][p], strict=True)
     renderer.start_page("docs/page.md")
     md = markdown.Markdown(extensions=[RunExtension(renderer)])
     with pytest.raises(SnippetError) as error:
@@ -115,7 +115,7 @@ def test_lab_cells_are_the_code_cells_jupytext_reads():
 
 def test_a_lab_runs_cell_by_cell_and_its_notebook_is_the_same_on_every_write(project, tmp_path):
     path = project.snippet("labs/steps.py", LAB)
-    results, _ = project.engine().run([path], progress=False)
+    results, _ = project.engine().execute([path], progress=False)
     outcome = results[path]
     assert [cell.text() for cell in outcome.cells] == ["no space after #\n", "third 1\n"]
     assert [cell.line for cell in outcome.cells] == [5, 12]

@@ -49,13 +49,13 @@ def test_impossible_timeouts_stop_the_engine_before_anything_runs(project):
             f"page/t_{value.replace('-', 'minus')}.py", f"# docexec: timeout={value}\nx = 1\n"
         )
         with pytest.raises(DeclarationError, match=rf"^{re.escape(path)}:1: timeout={value} is not a number"):
-            project.engine().run([path], progress=False)
+            project.engine().execute([path], progress=False)
     assert not project.cache_dir.exists()  # nothing ran, nothing was stored
 
 
 def test_a_raise_that_does_not_come_names_the_declarations_line(project):
     path = project.snippet("page/never.py", "import math\n\n# docexec: raises=ValueError\nprint(math.pi)\n")
-    results, summary = project.engine().run([path], progress=False)
+    results, summary = project.engine().execute([path], progress=False)
     assert results[path].failure.startswith(
         f"{path}:3: expected ValueError, but the snippet finished without raising"
     )
@@ -63,7 +63,7 @@ def test_a_raise_that_does_not_come_names_the_declarations_line(project):
 
 def test_a_link_out_of_snippets_is_refused_by_the_engine(bad_project):
     with pytest.raises(DeclarationError, match=r"^snippets/page/link.py:1: the file is not inside snippets/"):
-        bad_project.engine().run(["snippets/page/link.py"], progress=False)
+        bad_project.engine().execute(["snippets/page/link.py"], progress=False)
 
 
 @pytest.mark.parametrize(("line", "problem"), BAD_RUN_LINES)

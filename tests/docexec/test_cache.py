@@ -14,21 +14,21 @@ SNIPPET = "print(list(range(3)))\n"
 
 def test_an_unchanged_rerun_executes_nothing_and_an_edit_executes_one(project):
     a, b = project.snippet("a.py", SNIPPET), project.snippet("b.py", "print('b')\n")
-    assert project.engine().run([a, b], progress=False)[1].executed == 2
-    results, summary = project.engine().run([a, b], progress=False)
+    assert project.engine().execute([a, b], progress=False)[1].executed == 2
+    results, summary = project.engine().execute([a, b], progress=False)
     assert (summary.executed, summary.cached) == (0, 2)
     assert results[a].cached and results[a].output == "[0, 1, 2]\n"
     project.snippet("b.py", "print('b, edited')\n")
-    results, summary = project.engine().run([a, b], progress=False)
+    results, summary = project.engine().execute([a, b], progress=False)
     assert (summary.executed, summary.cached) == (1, 1)
     assert results[b].output == "b, edited\n"
 
 
 def test_a_change_in_the_library_invalidates_every_entry(project):
     a = project.snippet("a.py", SNIPPET)
-    project.engine().run([a], progress=False)
+    project.engine().execute([a], progress=False)
     (project.root / "src" / "torchguide" / "__init__.py").write_text("VERSION = 2\n")
-    assert project.engine().run([a], progress=False)[1].executed == 1
+    assert project.engine().execute([a], progress=False)[1].executed == 1
 
 
 def test_the_key_depends_on_torch_python_device_and_output_libraries(project):
@@ -46,25 +46,25 @@ def test_the_key_depends_on_torch_python_device_and_output_libraries(project):
 
 def test_force_executes_again(project):
     a = project.snippet("a.py", SNIPPET)
-    project.engine().run([a], progress=False)
-    assert project.engine(force=True).run([a], progress=False)[1].executed == 1
+    project.engine().execute([a], progress=False)
+    assert project.engine(force=True).execute([a], progress=False)[1].executed == 1
 
 
 def test_failures_are_not_cached(project):
     a = project.snippet("a.py", "raise ValueError('no')\n")
-    project.engine().run([a], progress=False)
-    assert project.engine().run([a], progress=False)[1].executed == 1
+    project.engine().execute([a], progress=False)
+    assert project.engine().execute([a], progress=False)[1].executed == 1
 
 
 def test_a_corrupt_or_truncated_entry_is_run_again(project):
     a = project.snippet("a.py", SNIPPET)
     engine = project.engine()
-    engine.run([a], progress=False)
+    engine.execute([a], progress=False)
     entry = next(project.cache_dir.rglob("*.json"))
     text = entry.read_text()
     for damaged in [text[: len(text) // 2], "not json", json.dumps({"schema": SCHEMA, "key": "other"}), ""]:
         entry.write_text(damaged)
-        results, summary = project.engine().run([a], progress=False)
+        results, summary = project.engine().execute([a], progress=False)
         assert summary.executed == 1 and results[a].output == "[0, 1, 2]\n"
     assert json.loads(entry.read_text())["result"]["status"] == "passed"
 
@@ -77,7 +77,7 @@ def test_two_concurrent_runs_leave_only_complete_entries(project):
         from docexec.execution.engine import Engine
         root = Path({str(project.root)!r})
         settings = config.load(root).replace(cache_dir=Path({str(project.cache_dir)!r}), force=True)
-        results, summary = Engine(root, settings).run({paths!r}, progress=False)
+        results, summary = Engine(root, settings).execute({paths!r}, progress=False)
         assert not summary.failures, summary.line()
     """)
     runs = [subprocess.Popen([sys.executable, "-c", script]) for _ in range(2)]
@@ -87,7 +87,7 @@ def test_two_concurrent_runs_leave_only_complete_entries(project):
     assert not list(project.cache_dir.rglob(".tmp-*"))
     for entry in entries:
         assert json.loads(entry.read_text())["result"]["status"] == "passed"
-    assert project.engine().run(paths, progress=False)[1].cached == len(paths)
+    assert project.engine().execute(paths, progress=False)[1].cached == len(paths)
 
 
 FIGURE_SNIPPET = "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nprint('drawn')\n"
@@ -127,7 +127,7 @@ def _damaged_entries(entry: dict) -> dict[str, dict]:
 def test_an_entry_with_any_bad_content_is_a_miss_and_runs_again(project):
     a = project.snippet("a.py", FIGURE_SNIPPET)
     engine = project.engine()
-    first = engine.run([a], progress=False)[0][a]
+    first = engine.execute([a], progress=False)[0][a]
     assert first.figures and first.output == "drawn\n"
     key = engine.key(a)
     entry_path = next(project.cache_dir.rglob("*.json"))
@@ -138,9 +138,9 @@ def test_an_entry_with_any_bad_content_is_a_miss_and_runs_again(project):
         assert engine.cache.get(key) is None, problem
     # Through the engine: run again (never served, never crashed on), and the entry is replaced.
     entry_path.write_text(json.dumps(_damaged_entries(entry)["figure not base64"]))
-    results, summary = project.engine().run([a], progress=False)
+    results, summary = project.engine().execute([a], progress=False)
     assert summary.executed == 1 and results[a].figures[0].bytes.startswith(b"<?xml")
-    assert project.engine().run([a], progress=False)[1].cached == 1
+    assert project.engine().execute([a], progress=False)[1].cached == 1
 
 
 PID_SNIPPET = """\
@@ -159,7 +159,7 @@ def test_two_builds_started_together_execute_a_cold_snippet_once(project):
         from docexec.execution.engine import Engine
         root = Path({str(project.root)!r})
         engine = Engine(root, config.load(root).replace(cache_dir=Path({str(project.cache_dir)!r})))
-        results, summary = engine.run([{path!r}], progress=False)
+        results, summary = engine.execute([{path!r}], progress=False)
         print(json.dumps([summary.executed, summary.cached, results[{path!r}].output]))
     """)
     runs = [
@@ -194,7 +194,7 @@ def test_a_forged_figure_or_control_sequence_in_the_cache_is_never_served(projec
     import base64
 
     a = project.snippet("figure.py", FIGURE_SNIPPET)
-    project.engine().run([a], progress=False)
+    project.engine().execute([a], progress=False)
     entry_file = next(project.cache_dir.rglob("*.json"))
     entry = json.loads(entry_file.read_text())
     for name, svg in FORGED_SVGS.items():
@@ -204,11 +204,11 @@ def test_a_forged_figure_or_control_sequence_in_the_cache_is_never_served(projec
             "data": base64.b64encode(svg).decode(),
         }
         entry_file.write_text(json.dumps(forged))
-        results, summary = project.engine().run([a], progress=False)
+        results, summary = project.engine().execute([a], progress=False)
         assert summary.executed == 1, name  # refused, run again: matplotlib's own figure is shown
         assert b"<script" not in results[a].figures[0].bytes and b"onload" not in results[a].figures[0].bytes
     forged = json.loads(json.dumps(entry))
     forged["result"]["cells"][0]["streams"] = [["stdout", "drawn\x1b]52;c;aGk=\x07\n"]]
     entry_file.write_text(json.dumps(forged))
-    results, summary = project.engine().run([a], progress=False)
+    results, summary = project.engine().execute([a], progress=False)
     assert summary.cached == 1 and results[a].output == "drawn\n"

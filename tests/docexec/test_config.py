@@ -143,8 +143,9 @@ print(random.random(), numpy.random.rand(), torch.rand(1).item(), torch.get_num_
 
 def test_preloading_changes_how_fast_a_snippet_starts_never_what_it_prints(project):
     path = project.snippet("seeded.py", SEEDED)
-    imported_by_the_snippet = project.engine().run([path], progress=False)[0][path]
-    preloaded = project.engine(preload=("numpy", "torch"), force=True).run([path], progress=False)[0][path]
+    imported_by_the_snippet = project.engine().execute([path], progress=False)[0][path]
+    preloading = project.engine(preload=("numpy", "torch"), force=True)
+    preloaded = preloading.execute([path], progress=False)[0][path]
     assert imported_by_the_snippet.status == preloaded.status == PASSED
     assert imported_by_the_snippet.output == preloaded.output
     assert imported_by_the_snippet.output.split()[-1] == "1"  # one intra-op thread either way
@@ -155,16 +156,16 @@ def test_the_seed_is_the_projects_and_part_of_every_results_key(project):
     path = project.snippet("seeded.py", SEEDED)
     zero, seven = project.engine(), project.engine(seed=7)
     assert zero.key(path) != seven.key(path)
-    outputs = {engine.run([path], progress=False)[0][path].output for engine in (zero, seven)}
+    outputs = {engine.execute([path], progress=False)[0][path].output for engine in (zero, seven)}
     assert len(outputs) == 2
 
 
 def test_the_defaults_for_time_and_memory_are_the_projects_and_a_declaration_beats_them(project):
     waits = project.snippet("waits.py", "import time\ntime.sleep(5)\n")
     declared = project.snippet("declared.py", "# docexec: timeout=0.5\nimport time\ntime.sleep(5)\n")
-    results, _ = project.engine(timeout=1.0).run([waits], progress=False)
+    results, _ = project.engine(timeout=1.0).execute([waits], progress=False)
     assert "timed out after 1 s" in results[waits].failure
-    results, _ = project.engine(timeout=60.0).run([declared], progress=False)
+    results, _ = project.engine(timeout=60.0).execute([declared], progress=False)
     assert "timed out after 0.5 s" in results[declared].failure
 
 

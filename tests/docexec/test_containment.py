@@ -162,7 +162,7 @@ def batch(module_project, tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GITHUB_TOKEN", "ghp_not_for_snippets")
         patch.setenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "not_for_snippets_either")
-        results, _ = module_project.engine(workers=2).run(paths, progress=False)
+        results, _ = module_project.engine(workers=2).execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}
 
 
@@ -252,7 +252,7 @@ def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):
         "escapes_then_crashes.py", ESCAPES + "    import ctypes\n    ctypes.string_at(0)\n"
     )
     hog = project.snippet("memory_hog.py", MEMORY_HOG)
-    results, _ = project.engine(fork=False, workers=2).run([escapes, crashes, hog], progress=False)
+    results, _ = project.engine(fork=False, workers=2).execute([escapes, crashes, hog], progress=False)
     assert results[escapes].status == PASSED, results[escapes].failure
     assert "SIGSEGV" in results[crashes].failure
     assert_all_gone(printed_pids(results[escapes].output) + printed_pids(results[crashes].output))

@@ -55,15 +55,15 @@ def test_cpu_and_gpu_results_never_serve_each_other(project):
     plain = project.snippet("page/plain.py", "print('anywhere')\n")
     gpu = project.snippet("page/gpu.py", GPU_SNIPPET)
     on_gpu = project.engine(device="cuda")
-    results, summary = on_gpu.run([plain, gpu], progress=False)
+    results, summary = on_gpu.execute([plain, gpu], progress=False)
     assert summary.executed == 2 and results[gpu].status == PASSED
     assert results[gpu].environment["device"] == "cuda"
     on_cpu = project.engine(device="cpu")
     assert on_cpu.key(plain) != on_gpu.key(plain)
-    results, summary = on_cpu.run([plain, gpu], progress=False)
+    results, summary = on_cpu.execute([plain, gpu], progress=False)
     assert (summary.executed, summary.cached, summary.skipped) == (1, 0, 1)
     assert results[gpu].status == SKIPPED and results[plain].environment["device"] == "cpu"
-    assert project.engine(device="cuda").run([plain, gpu], progress=False)[1].cached == 2
+    assert project.engine(device="cuda").execute([plain, gpu], progress=False)[1].cached == 2
 
 
 def test_the_key_covers_the_dependency_pins_and_the_declarations_parser(project):
@@ -114,7 +114,7 @@ def test_on_a_real_gpu_the_snippet_sees_the_gpu_the_provenance_names(project):
     code = "# docexec: cuda\nimport torch\nprint(torch.cuda.get_device_name())\n"
     path = project.snippet("page/name.py", code)
     engine = project.engine(device=None)
-    result = engine.run([path], progress=False)[0][path]
+    result = engine.execute([path], progress=False)[0][path]
     assert result.status == PASSED, result.failure
     assert result.output.strip() == engine.environment["gpu"]
 

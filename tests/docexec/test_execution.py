@@ -127,7 +127,7 @@ BEHAVIOURS = {
 def batch(module_project):
     project = module_project
     paths = [project.snippet(name, code) for name, code in BEHAVIOURS.items()]
-    results, summary = project.engine().run(paths, progress=False)
+    results, summary = project.engine().execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}, summary
 
 
@@ -241,7 +241,7 @@ def test_shown_and_open_figures_are_captured_as_svg_with_what_describes_them(bat
 
 
 def test_a_figure_is_the_same_bytes_on_every_run(module_project, batch):
-    again, _ = module_project.engine(force=True).run(["snippets/figure.py"], progress=False)
+    again, _ = module_project.engine(force=True).execute(["snippets/figure.py"], progress=False)
     assert [f.data for f in again["snippets/figure.py"].figures] == [
         f.data for f in batch[0]["figure.py"].figures
     ]
@@ -282,15 +282,15 @@ def test_the_summary_counts_every_kind(batch):
 
 def test_randomness_is_seeded_the_same_in_every_run(project):
     path = project.snippet("draws.py", BEHAVIOURS["sees_clean_state.py"])
-    first = project.engine().run([path], progress=False)[0][path].output
-    second = project.engine(force=True).run([path], progress=False)[0][path].output
+    first = project.engine().execute([path], progress=False)[0][path].output
+    second = project.engine(force=True).execute([path], progress=False)[0][path].output
     assert first == second
 
 
 def test_the_subprocess_fallback_runs_and_kills_the_same_way(project):
     ok = project.snippet("ordered.py", BEHAVIOURS["ordered.py"])
     hang = project.snippet("hang.py", BEHAVIOURS["hang.py"])
-    results, _ = project.engine(fork=False).run([ok, hang], progress=False)
+    results, _ = project.engine(fork=False).execute([ok, hang], progress=False)
     assert results[ok].output == "one\ntwo\nthree\n"
     assert "timed out" in results[hang].failure
 
@@ -309,7 +309,7 @@ END_AFTER_TEN_MEGABYTES = """
 
 def test_the_true_end_is_shown_after_ten_megabytes_from_any_process(project):
     path = project.snippet("ten_megabytes.py", END_AFTER_TEN_MEGABYTES)
-    results, _ = project.engine().run([path], progress=False)
+    results, _ = project.engine().execute([path], progress=False)
     result = results[path]
     assert result.status == PASSED, result.failure
     assert result.output.endswith("a child wrote this late\nthe true end\n")

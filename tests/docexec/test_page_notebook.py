@@ -46,7 +46,7 @@ def notebook(module_project):
     project.snippet("page/raises.py", '# docexec: raises=ZeroDivisionError\nprint("before")\n1 / 0\n')
     project.snippet("page/gpu.py", "# docexec: cuda\nimport torch\n\nprint(torch.cuda.device_count())\n")
     engine = project.engine()
-    results, _ = engine.run(
+    results, _ = engine.execute(
         ["snippets/page/prints.py", "snippets/page/raises.py", "snippets/page/gpu.py"], progress=False
     )
     built = page_notebook.notebook_for_page(
@@ -134,7 +134,7 @@ def test_a_lab_notebook_installs_what_it_imports_before_its_first_code_cell(modu
         "# %% [markdown]\n# # A lab\n\n# %%\nimport torch\n\nprint(torch.ones(2).sum().item())\n",
     )
     engine = module_project.engine()
-    result = engine.run([path], progress=False)[0][path]
+    result = engine.execute([path], progress=False)[0][path]
     notebook = labs.notebook_from(module_project.root, path, result, engine.environment, None)
     nbformat.validate(notebook)
     kinds = [(cell.cell_type, cell.source.splitlines()[-1]) for cell in notebook.cells]
@@ -155,7 +155,7 @@ def test_a_lab_keeps_its_whole_code_without_gist_markers(module_project):
 
     path = module_project.snippet("labs/gisted_lab.py", "# %%\n" + GISTED)
     engine = module_project.engine()
-    result = engine.run([path], progress=False)[0][path]
+    result = engine.execute([path], progress=False)[0][path]
     notebook = labs.notebook_from(module_project.root, path, result, None, None)
     code = notebook.cells[0].source
     assert (
@@ -167,7 +167,7 @@ def test_a_lab_keeps_its_whole_code_without_gist_markers(module_project):
 def test_a_page_notebook_keeps_a_gisted_snippets_whole_code_without_markers(module_project):
     path = module_project.snippet("page/gisted.py", GISTED)
     engine = module_project.engine()
-    results, _ = engine.run([path], progress=False)
+    results, _ = engine.execute([path], progress=False)
     built = page_notebook.notebook_for_page(
         module_project.root,
         "# Page\n\n%run snippets/page/gisted.py\n",
@@ -235,7 +235,7 @@ def drill_notebook(module_project):
         module_project.snippet("strides/drills/contiguous_from_strides_solution.py", DRILL_SOLUTION),
     ]
     engine = module_project.engine()
-    results, _ = engine.run(paths, progress=False)
+    results, _ = engine.execute(paths, progress=False)
     assert all(result.status == "passed" for result in results.values()), results
     built = page_notebook.notebook_for_page(
         module_project.root, DRILL_PAGE, results.__getitem__, engine.environment, "https://example.org/repo"

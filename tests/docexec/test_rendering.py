@@ -15,7 +15,7 @@ def render(project):
     engine = project.engine()
 
     def results(path):
-        return engine.run([path], progress=False)[0][path]
+        return engine.execute([path], progress=False)[0][path]
 
     def to_html(text: str, environment: dict | None = None) -> str:
         renderer = SnippetRenderer(

@@ -104,7 +104,7 @@ def batch(request, module_project, listening):
         engine = module_project.engine(
             workers=2, fork=request.param, cache_dir=module_project.root / f".cache-{request.param}"
         )
-        results, _ = engine.run(paths, progress=False)
+        results, _ = engine.execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}
 
 
@@ -201,7 +201,7 @@ def test_a_secret_of_the_callers_environment_is_redacted_from_what_is_published(
     published._secrets.cache_clear()
     path = project.snippet("leaks.py", f'print("token: {SECRET}")\nraise ValueError("{SECRET}")\n')
     try:
-        results, _ = project.engine().run([path], progress=False)
+        results, _ = project.engine().execute([path], progress=False)
     finally:
         published._secrets.cache_clear()
     result = results[path]

@@ -79,7 +79,7 @@ def test_two_shards_in_two_processes_merge_into_a_cache_that_leaves_nothing_to_r
 def test_durations_come_from_the_cache_and_a_torn_entry_is_not_merged(project):
     fast = project.snippet("page/fast.py", "print('fast')\n")
     slow = project.snippet("page/slow.py", "import time\ntime.sleep(0.5)\n")
-    project.engine().run([fast, slow], progress=False)
+    project.engine().execute([fast, slow], progress=False)
     new = project.snippet("page/new.py", "print('never run')\n")
     durations = shards.known_durations(project.engine(), [fast, slow, new])
     assert set(durations) == {fast, slow} and durations[slow] > durations[fast]

@@ -33,10 +33,10 @@ def test_runs_of_a_keep_warm_engine_share_its_servers_until_it_closes(project):
     before = warm_servers()
     engine = project.engine(workers=2, keep_warm=True)
     try:
-        assert engine.run([first], progress=False)[0][first].output == "first\n"
+        assert engine.execute([first], progress=False)[0][first].output == "first\n"
         kept = warm_servers() - before
         assert kept
-        assert engine.run([second], progress=False)[0][second].output == "second\n"
+        assert engine.execute([second], progress=False)[0][second].output == "second\n"
         assert warm_servers() - before == kept
     finally:
         engine.close()
@@ -63,12 +63,12 @@ def test_a_server_that_a_snippet_took_down_fails_that_snippet_and_is_replaced(pr
     after = project.snippet("pool/runs_after_the_kill.py", "print('still running snippets')\n")
     engine = project.engine(workers=1, keep_warm=True)
     try:
-        results, summary = engine.run([killer, after], progress=False)
+        results, summary = engine.execute([killer, after], progress=False)
         assert results[killer].failure.startswith(
             "snippets/pool/kills_its_server.py: the warm server that ran it stopped"
         )
         assert results[after].output == "still running snippets\n"  # the run went on
-        assert engine.run([after], progress=False)[0][after].output == "still running snippets\n"
+        assert engine.execute([after], progress=False)[0][after].output == "still running snippets\n"
     finally:
         engine.close()
     orphan = int(results[killer].output.split()[1])

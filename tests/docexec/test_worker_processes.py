@@ -144,7 +144,7 @@ def python_stdout(path: Path, folder: Path) -> str:
 @pytest.fixture(scope="module")
 def batch(module_project):
     paths = [module_project.snippet(name, code) for name, code in {**COMPARED, **STALLED}.items()]
-    results, _ = module_project.engine().run(paths, progress=False)
+    results, _ = module_project.engine().execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}
 
 
@@ -223,7 +223,7 @@ def test_the_subprocess_fallback_carries_worker_processes_too(project):
     # A fresh interpreter per snippet, and one more for the spawned worker: a little longer than
     # under fork, so that the worker has surely started when the kill comes.
     stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=3", "timeout=5"))
-    results, _ = project.engine(fork=False).run([pool, stalled], progress=False)
+    results, _ = project.engine(fork=False).execute([pool, stalled], progress=False)
     assert results[pool].output == "[0, 1, 4, 9, 16, 25]\n"
     assert "timed out" in results[stalled].failure
     pids = printed_pids(results[stalled].output)

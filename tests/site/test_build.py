@@ -27,7 +27,7 @@ def test_the_strict_build_reports_its_snippet_summary(built_site):
 def test_after_a_build_every_snippet_is_cached(built_site, root):
     engine = Engine(root, config.from_environment(root))  # the build's device and cache
     cpu_snippets = [p for p in engine.all_snippets() if not engine.declarations(p).cuda]
-    _, summary = engine.run(cpu_snippets, progress=False)
+    _, summary = engine.execute(cpu_snippets, progress=False)
     assert summary.executed == 0, summary.line()
     assert summary.cached == len(cpu_snippets)
 
@@ -82,7 +82,7 @@ def test_every_page_with_snippets_is_a_valid_notebook_of_its_snippets_and_output
         # A drill's reference solution is folded Markdown, not code: every other snippet is a code cell.
         shown = [cell for cell in notebook.cells[1:] if "snippet" in cell.metadata.get("docexec", {})]
         assert [cell.metadata["docexec"]["snippet"] for cell in shown] == paths, src_uri
-        results, _ = engine.run(sorted(set(paths)), progress=False)
+        results, _ = engine.execute(sorted(set(paths)), progress=False)
         for cell, path in zip(shown, paths, strict=True):
             source = (root / path).read_text()
             whole = dataclasses.replace(declarations.parse(source, path), show=None)
@@ -100,7 +100,7 @@ def test_every_page_with_snippets_is_a_valid_notebook_of_its_snippets_and_output
 def _figure_records(root: Path) -> dict[str, list[dict]]:
     engine = Engine(root, config.from_environment(root))  # the build's device and cache
     paths = [p for p in engine.all_snippets() if not engine.declarations(p).cuda]
-    results, _ = engine.run(paths, progress=False)
+    results, _ = engine.execute(paths, progress=False)
     return {
         path: [
             {"title": f.title, "format": f.format, "width": f.width, "height": f.height, "marks": f.marks}

@@ -144,7 +144,7 @@ def test_snippets_keep_the_contract(root, snippet):
 def test_recorded_outputs_hold_no_addresses_or_absolute_paths(root):
     engine = Engine(root, config.from_environment(root))  # the build's device and cache
     cpu = [p for p in engine.all_snippets() if not engine.declarations(p).cuda]
-    results, _ = engine.run(cpu, progress=False)
+    results, _ = engine.execute(cpu, progress=False)
     unstable = re.compile(r"0x[0-9a-fA-F]{6,}|/tmp/|/home/|/root/|/work/|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
     for path, result in results.items():
         text = result.output + (result.exception.traceback if result.exception else "")
@@ -264,7 +264,7 @@ def test_the_snippet_template_runs_and_keeps_the_contract(root, tmp_path):
     copy.write_text((root / "templates" / "snippet.py").read_text(encoding="utf-8"), encoding="utf-8")
     path = copy.relative_to(tmp_path).as_posix()
     settings = config.from_environment(root).replace(cache_dir=tmp_path / "cache")
-    result = Engine(tmp_path, settings).run([path], progress=False)[0][path]
+    result = Engine(tmp_path, settings).execute([path], progress=False)[0][path]
     assert result.status == "passed", result.failure
     assert "same memory: True" in result.output
 

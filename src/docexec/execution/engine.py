@@ -138,7 +138,7 @@ class Engine:
             source, self._library_digest, self._engine_digest, {**self.environment, **self._dependencies}
         )
 
-    def run(self, paths: list[str], progress: bool = True) -> tuple[dict[str, result.Result], Summary]:
+    def execute(self, paths: list[str], progress: bool = True) -> tuple[dict[str, result.Result], Summary]:
         """Results for ``paths`` (repo-relative), from the cache or executed in parallel.
 
         Raises `DeclarationError` for a snippet whose declarations are malformed, before running any.
@@ -158,7 +158,7 @@ class Engine:
 
     def lookup(self, paths: list[str]) -> tuple[dict[str, result.Result], list[str]]:
         """The results known without executing anything (cached, or skipped on this device), and
-        the paths that would have to run. Raises `DeclarationError` like `run`."""
+        the paths that would have to run. Raises `DeclarationError` like `execute`."""
         results, _, pending = self._partition(paths)
         return results, [path for path, _, _ in pending]
 
@@ -227,7 +227,7 @@ class Engine:
                 bar.update()
 
         try:
-            pool.run_jobs(
+            pool.execute_jobs(
                 to_run,
                 self.workers,
                 on_done,

@@ -54,7 +54,7 @@ class WarmServer:
         )
         self._ready = False
 
-    def run(self, job: Job) -> Report:
+    def fork_job(self, job: Job) -> Report:
         if not self._ready:
             try:
                 ready = self._read()  # once the preloaded modules are imported
@@ -102,7 +102,7 @@ class WarmServer:
         self._stderr.close()
 
 
-def run_in_subprocess(job: Job) -> Report:
+def job_in_subprocess(job: Job) -> Report:
     """The fallback where fork is unavailable: a fresh interpreter per snippet (slower)."""
     start = time.perf_counter()
     before = project_writes.snapshot_unless_read_only(Path(job.root))
@@ -225,7 +225,7 @@ class WarmPool:
             self._servers.clear()
 
 
-def run_jobs(
+def execute_jobs(
     jobs: list[Job],
     workers: int,
     on_done: Callable[[Job, Report], None],
@@ -249,12 +249,12 @@ def run_jobs(
 
     def execute(job: Job) -> None:
         if not use_fork:
-            on_done(job, run_in_subprocess(job))
+            on_done(job, job_in_subprocess(job))
             return
         server = servers.take()
         start = time.perf_counter()
         try:
-            report = server.run(job)
+            report = server.fork_job(job)
         except ServerStoppedError as stopped:
             if servers.closed:  # stopped by the engine itself (Ctrl-C): no result to report
                 raise

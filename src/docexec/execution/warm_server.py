@@ -28,7 +28,7 @@ from docexec.execution import process_tree, project_writes
 from docexec.execution.jobs import Job, Report
 from docexec.execution.supervisor import Watched, supervise
 from docexec.sandbox.capture import output_pipes
-from docexec.sandbox.child import run_job
+from docexec.sandbox.child import execute_snippet
 
 CHILD_CRASHED = 70  # the engine's own code failed inside the child (not the snippet)
 
@@ -40,7 +40,7 @@ def warm_up(modules: list[str]) -> None:
         importlib.import_module(name)
 
 
-def run_forked(job: Job, parent_gone_fd: int | None = None) -> Report:
+def fork_and_supervise(job: Job, parent_gone_fd: int | None = None) -> Report:
     """Fork, run the job in the child, watch it (time, memory, output), then end all it started."""
     start = time.perf_counter()
     before = project_writes.snapshot_unless_read_only(Path(job.root))
@@ -55,7 +55,7 @@ def run_forked(job: Job, parent_gone_fd: int | None = None) -> Report:
             for name, fd in (("stdout", 1), ("stderr", 2)):
                 os.dup2(pipes[name][1], fd)
                 os.close(pipes[name][1])
-            run_job(job, {name: read for name, (read, _) in pipes.items()})
+            execute_snippet(job, {name: read for name, (read, _) in pipes.items()})
         except BaseException:  # noqa: BLE001 - report, then leave without running parent code
             traceback.print_exc()
             code = CHILD_CRASHED
@@ -126,7 +126,7 @@ def _serve(protocol: TextIO) -> None:
         if not line:
             return
         job = Job.from_json(json.loads(line))
-        report = run_forked(job, parent_gone_fd=sys.stdin.fileno())
+        report = fork_and_supervise(job, parent_gone_fd=sys.stdin.fileno())
         if report.abandoned:  # the engine was killed before it could remove the run's folder
             shutil.rmtree(job.scratch, ignore_errors=True)
             return

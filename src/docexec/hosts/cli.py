@@ -84,14 +84,14 @@ def _engine(root: Path, args: argparse.Namespace) -> Engine:
     return Engine(root, settings.replace(force=settings.force or args.force), workers=args.workers)
 
 
-def _run(root: Path, args: argparse.Namespace) -> int:
+def _run_command(root: Path, args: argparse.Namespace) -> int:
     engine = _engine(root, args)
     paths = [p for given in args.paths for p in _relative(given, root)] or engine.all_snippets()
     if args.shard:
         index, count = shards.parse_shard(args.shard)
         paths = shards.shard(engine, paths, index, count)
         print(f"shard {index}/{count}: {len(paths)} snippets")
-    results, summary = engine.run(paths)
+    results, summary = engine.execute(paths)
     for path in sorted(results):
         if not args.quiet or results[path].status == FAILED:
             _print_result(results[path])
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         return _new(root, args)
     if args.command == "merge-cache":
         args.force, args.workers = False, None
-    command = {"run": _run, "record": _record, "merge-cache": _merge}[args.command]
+    command = {"run": _run_command, "record": _record, "merge-cache": _merge}[args.command]
     try:
         return command(root, args)
     except (DeclarationError, EngineError, FileNotFoundError, ValueError) as error:

@@ -136,7 +136,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         if self.preview is not None:
             self.results, self.summary, self.pending = self.preview.results(runnable)
         elif self.execute:
-            self.results, self.summary = self.engine.run(runnable)
+            self.results, self.summary = self.engine.execute(runnable)
         self._check(files, config, set(shown_on))
         self._add_labs(lab_paths, files, config)
         self._add_page_notebooks(page_sources, files, config)
@@ -318,7 +318,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         if path not in self.results:
             if not self.execute:
                 return Result(path=path, status=SKIPPED, failure="execution is switched off")
-            results, _ = self.engine.run([path], progress=False)
+            results, _ = self.engine.execute([path], progress=False)
             self.results.update(results)
         return self.results[path]
 

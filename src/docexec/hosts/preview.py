@@ -91,7 +91,7 @@ class Preview:
             for path in to_run:
                 if self._queued.pop(path, None):  # an older version, not started yet
                     self.total -= 1
-        known.update(self._run(to_run, keys))
+        known.update(self._execute_now(to_run, keys))
         summary.executed = len(to_run)
         summary.failures = [r for r in known.values() if r.status == FAILED]
         return known, summary, pending
@@ -106,11 +106,11 @@ class Preview:
             self._changed.notify_all()
         self.engine.close()
 
-    def _run(self, paths: list[str], keys: dict[str, str]) -> dict[str, Result]:
+    def _execute_now(self, paths: list[str], keys: dict[str, str]) -> dict[str, Result]:
         if not paths:
             return {}
         try:
-            results, _ = self.engine.run(paths, progress=False)
+            results, _ = self.engine.execute(paths, progress=False)
         except (OSError, DeclarationError):
             return {}  # edited or deleted meanwhile: the next build sees it as it is now
         except EngineError as error:  # the preview goes on; the page says what broke
@@ -135,7 +135,7 @@ class Preview:
                 if self._closed:
                     return
                 chunk = dict(list(self._queued.items())[:CHUNK])
-            self._run(list(chunk), chunk)
+            self._execute_now(list(chunk), chunk)
             with self._changed:
                 for path, key in chunk.items():
                     if self._queued.get(path) == key:

@@ -53,7 +53,7 @@ class SnippetItem(pytest.Item):
         outcome = results.get(self.snippet)
         if outcome is None:  # not prepared in bulk (e.g. declarations broke the batch): run alone
             engine = self.config.stash[_engine_key]
-            outcome = engine.run([self.snippet], progress=False)[0][self.snippet]
+            outcome = engine.execute([self.snippet], progress=False)[0][self.snippet]
         if outcome.status == SKIPPED:
             raise pytest.skip.Exception(outcome.failure or "skipped", _use_item_location=True)
         if outcome.status == FAILED:
@@ -92,7 +92,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         except DeclarationError:
             pass  # its own test reports the error with file:line
     try:
-        results, summary = engine.run(valid)
+        results, summary = engine.execute(valid)
     except SystemExit as stop:  # SIGTERM, once the engine has ended its snippets: a stop, no crash
         pytest.exit(f"docexec: stopped by a signal (exit status {stop.code})", returncode=stop.code)
     session.config.stash[_results_key] = results

@@ -430,7 +430,7 @@ def makeExtension(root: str | None = None, strict: bool = True, **unknown: objec
         engine = _hosted_engines[project] = Engine(project, config.from_environment(project), keep_warm=True)
 
     def results(path: str) -> Result:
-        return engine.run([path], progress=False)[0][path]
+        return engine.execute([path], progress=False)[0][path]
 
     renderer = SnippetRenderer(project, results, environment=engine.environment, strict=strict)
     return HostedRunExtension(renderer)

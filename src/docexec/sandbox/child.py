@@ -72,7 +72,7 @@ def split_cells(source: str) -> list[tuple[int, str]]:
     return cells
 
 
-def run_job(job: Job, pipes: dict[str, int]) -> None:
+def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
     """Execute one snippet as described by ``job`` and record what happens; never returns normally
     when called in a forked child (the caller exits). File descriptors 1 and 2 are already the
     write ends of the pipes whose read ends ``pipes`` holds."""
@@ -264,7 +264,7 @@ def main() -> None:
         code = 0
         try:
             process_tree.die_with_parent()
-            run_job(Job.from_json(request["job"]), request["pipes"])
+            execute_snippet(Job.from_json(request["job"]), request["pipes"])
         except BaseException:  # noqa: BLE001 - report, then leave without running parent code
             traceback.print_exc()
             code = 70

@@ -85,7 +85,7 @@ def measure_overhead(project: Path, cache: Path) -> None:
     print(f"1. Per-snippet overhead over {len(snippets)} of {len(every)} CPU snippets (one at a time)")
     if len(snippets) < MIN_SNIPPETS:
         print(f"   note: fewer than {MIN_SNIPPETS} snippets in the project")
-    results, _ = engine.run(snippets, progress=False)
+    results, _ = engine.execute(snippets, progress=False)
     snippets = [p for p in snippets if results[p].status == "passed"]
     forked = {p: results[p].duration for p in snippets}
     own = {p: results[p].exec_seconds for p in snippets}
@@ -118,13 +118,13 @@ def measure_rebuilds(project: Path, cache: Path) -> None:
     settings = config.load(project).replace(cache_dir=cache)
     engine = Engine(project, settings)
     snippets = engine.all_snippets()
-    engine.run(snippets, progress=False)
-    unchanged = Engine(project, settings).run(snippets, progress=False)[1]
+    engine.execute(snippets, progress=False)
+    unchanged = Engine(project, settings).execute(snippets, progress=False)[1]
     print(f"   unchanged rebuild: {unchanged.line()}  (goal: 0 executed)")
     edited = _cpu_snippets(engine)[0]
     with (project / edited).open("a", encoding="utf-8") as handle:
         handle.write("\n# edited by the benchmark\n")
-    after_edit = Engine(project, settings).run(snippets, progress=False)[1]
+    after_edit = Engine(project, settings).execute(snippets, progress=False)[1]
     print(f"   after editing {edited}: {after_edit.line()}  (goal: 1 executed)")
 
 
@@ -263,7 +263,7 @@ def measure_million_lines(project: Path, cache: Path) -> None:
     relative = path.relative_to(project).as_posix()
     settings = config.load(project).replace(cache_dir=cache, force=True, preload=())
     started = time.perf_counter()
-    results, _ = Engine(project, settings, workers=1).run([relative], progress=False)
+    results, _ = Engine(project, settings, workers=1).execute([relative], progress=False)
     engine_seconds = time.perf_counter() - started
     plain = _python_wall_time(project, relative)
     ended = results[relative].output.endswith("the end\n")
