@@ -32,6 +32,7 @@ from docexec import checks, recordings
 from docexec.config import ConfigError, from_environment
 from docexec.execution.engine import DeclarationError, Engine, Summary
 from docexec.execution.result import FAILED, SKIPPED, Figure, Result
+from docexec.hosts import page_reuse
 from docexec.hosts.preview import Preview, pending_result
 from docexec.render import build_report, labs, page_notebook, provenance
 from docexec.render.figure_files import figure_name, served_bytes
@@ -52,6 +53,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
     # preview's engine and warm servers with it.
     serving = False
     preview: Preview | None = None
+    page_reuse: page_reuse.PageReuse | None = None  # the preview converts only the pages that changed
     pending: frozenset[str] | set[str] = frozenset()  # snippets of the preview still running
     focus: frozenset[str] = frozenset()  # a focused preview renders only these pages in full
     _builds_started = 0
@@ -111,6 +113,8 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         return config
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        if self.page_reuse is not None:
+            self.page_reuse.start_build(config)
         shown_on: dict[str, list[str]] = {}  # snippet -> pages, for the build report
         page_sources: dict[str, str] = {}
         for file in files.documentation_pages():
@@ -185,14 +189,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             if page is None:
                 continue
             try:
-                notebook = page_notebook.notebook_for_page(
-                    self.root,
-                    markdown,
-                    self._result,
-                    self.engine.environment,
-                    self.repository,
-                    url_of=lambda target, page=src_uri: _published_url(target, page, files, config),
-                )
+                notebook = self._page_notebook(src_uri, markdown, files, config)
             except (OSError, DeclarationError):
                 continue  # the page reports its broken %run line where it renders
             name = page_notebook.file_name(src_uri)
@@ -201,6 +198,23 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
                 File.generated(config, posixpath.join(folder, name), content=nbformat.writes(notebook))
             )
             self.notebooks[src_uri] = name
+
+    def _page_notebook(self, src_uri: str, markdown: str, files: Files, config: MkDocsConfig):  # type: ignore[no-untyped-def]
+        def build():  # type: ignore[no-untyped-def]
+            return page_notebook.notebook_for_page(
+                self.root,
+                markdown,
+                self._result,
+                self.engine.environment,
+                self.repository,
+                url_of=lambda target, page=src_uri: _published_url(target, page, files, config),
+            )
+
+        if self.page_reuse is None:
+            return build()
+        sources = sorted(f.src_uri for f in files if f.generated_by is None)  # what links can reach
+        inputs = (markdown, page_reuse.snippet_inputs(self, markdown), config.site_url, sources)
+        return self.page_reuse.remember(f"notebook {src_uri}", inputs, build)
 
     def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
         if self._in_focus(page.file.src_uri) or not page.file.src_uri.endswith(".md"):
@@ -225,6 +239,8 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         self.renderer.start_page(f"{docs_dir}/{page.file.src_uri}", page.file.src_uri)
         self._page_dir = posixpath.dirname(page.file.src_uri)
         self._page_pending = set()
+        if self.page_reuse is not None:
+            page_reuse.reuse_conversion(self, page, config, files)
         return markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -270,6 +286,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             engine = Engine(self.root, settings, workers=self.config.workers, keep_warm=True)
             engine.warm_up()
             self.preview = Preview(engine, self._ask_for_rebuild)
+            self.page_reuse = page_reuse.PageReuse(self.root, skip=[self.root / settings.snippets])
             self._signal = Path(tempfile.mkdtemp(prefix="docexec-preview-")) / "outputs-arrived"
             self._watching = threading.Event()
         return self.preview.engine
