@@ -1,10 +1,20 @@
 """The preview's snippets: an edit runs at once, many run in the background while the pages are
-served, and nothing runs twice before it is edited (a failure neither)."""
+served, and nothing runs twice before it is edited (a failure neither). Its rebuilds convert again
+only the pages whose inputs changed (`docexec.hosts.page_reuse`)."""
 
 from __future__ import annotations
 
+import json
+import signal
 import threading
+from pathlib import Path
 
+import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
+
+from docexec.hosts.page_reuse import PageReuse
 from docexec.hosts.preview import RUN_NOW_BELOW, Preview
 
 
@@ -94,3 +104,96 @@ def test_ctrl_c_of_the_preview_ends_a_running_snippet_at_once(project, tmp_path,
         preview.close()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+REUSE_SITE = """\
+site_name: reuse
+theme: {name: material, font: false}
+plugins: [search, docexec]
+markdown_extensions: [admonition, attr_list, pymdownx.superfences, toc]
+nav: [index.md, a.md, b.md]
+"""
+PAGES = {"index.md", "a.md", "b.md"}
+
+
+class Serving:
+    """Whole-site rebuilds through the plugin as ``mkdocs serve`` makes them: the configuration
+    read again each time, the plugin instance (with on_startup) kept."""
+
+    def __init__(self, root: Path, site: Path) -> None:
+        self.root, self.site = root, site
+        self.config = self._config()
+        self.config.plugins.on_startup(command="serve", dirty=False)
+        self.plugin = self.config.plugins["docexec"]
+
+    def _config(self):  # type: ignore[no-untyped-def]
+        return load_config(config_file=str(self.root / "mkdocs.yml"), site_dir=str(self.site))
+
+    def rebuild(self) -> list[str]:
+        """The pages of the site converted again, in build order."""
+        self.config = self._config()
+        build(self.config, serve_url="http://127.0.0.1:8000/")
+        return [uri for uri in self.plugin.page_reuse.converted if uri in PAGES]
+
+    def page(self, name: str) -> str:
+        return (self.site / name / "index.html").read_text(encoding="utf-8")
+
+    def search_locations(self) -> set[str]:
+        index = json.loads((self.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+        return {doc["location"].split("#")[0] for doc in index["docs"]}
+
+
+@pytest.fixture
+def serving(project, tmp_path, monkeypatch):
+    monkeypatch.setenv("DOCEXEC_CACHE_DIR", str(project.cache_dir))
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    (project.root / "mkdocs.yml").write_text(REUSE_SITE)
+    docs = project.root / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nNo snippet here.\n")
+    (docs / "a.md").write_text("# A\n\n%run snippets/a/prints_a_value.py\n")
+    (docs / "b.md").write_text("# B\n\n%run snippets/b/prints_another.py\n")
+    project.snippet("a/prints_a_value.py", "print('value', 1)\n")
+    project.snippet("b/prints_another.py", "print('another', 7)\n")
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    # MkDocs keeps, for the process, one instance of each plugin that has on_startup: a preview
+    # of its own project for each test
+    monkeypatch.setattr(MkDocsConfig.plugins, "plugin_cache", {})
+    server = Serving(project.root, tmp_path / "site")
+    try:
+        yield server
+    finally:
+        server.config.plugins.on_shutdown()
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+
+
+def test_a_saved_snippet_converts_only_the_page_that_embeds_it_and_the_site_is_whole(serving, project):
+    assert sorted(serving.rebuild()) == sorted(PAGES)
+    assert "value 1" in serving.page("a")
+    project.snippet("a/prints_a_value.py", "print('value', 2)\n")
+    assert serving.rebuild() == ["a.md"]
+    assert "value 2" in serving.page("a") and "value 1" not in serving.page("a")
+    assert "another 7" in serving.page("b")
+    assert serving.search_locations() == {"", "a/", "b/"}  # the search index keeps every page
+    reused = {name: serving.page(name) for name in ("a", "b")}
+    reused_index = serving.search_locations()
+    serving.plugin.page_reuse = PageReuse(project.root, skip=[project.root / "snippets"])
+    assert sorted(serving.rebuild()) == sorted(PAGES)  # converted anew: the same site
+    assert {name: serving.page(name) for name in ("a", "b")} == reused
+    assert serving.search_locations() == reused_index
+
+
+def test_an_edit_of_a_page_the_library_or_mkdocs_yml_converts_the_pages_again(serving, project):
+    serving.rebuild()
+    assert "headerlink" not in serving.page(".")  # no permalinks yet
+    (project.root / "docs" / "b.md").write_text("# B\n\nEdited text.\n\n%run snippets/b/prints_another.py\n")
+    assert "b.md" in serving.rebuild()
+    assert "Edited text." in serving.page("b") and "another 7" in serving.page("b")
+    assert serving.rebuild() == []  # nothing changed since
+    (project.root / "src" / "torchguide" / "__init__.py").write_text("VERSION = 2\n")
+    assert sorted(serving.rebuild()) == sorted(PAGES)  # the library: every snippet keyed anew
+    config = (project.root / "mkdocs.yml").read_text().replace(", toc]", ", {toc: {permalink: true}}]")
+    (project.root / "mkdocs.yml").write_text(config)
+    assert sorted(serving.rebuild()) == sorted(PAGES)
+    assert "headerlink" in serving.page(".")  # not the page converted before the edit

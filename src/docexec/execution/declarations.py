@@ -18,6 +18,7 @@ include the same part: ``# --8<-- [start:core]`` ... ``# --8<-- [end:core]``. Th
 from __future__ import annotations
 
 import difflib
+import functools
 import io
 import math
 import os
@@ -91,6 +92,7 @@ class Declarations:
     gist: tuple[tuple[int, int], ...] = ()
 
 
+@functools.lru_cache(maxsize=4096)  # the preview asks for every snippet's on each rebuild
 def parse(source: str, path: str) -> Declarations:
     """Read the declarations of one snippet; raise `DeclarationError` on anything unknown."""
     values: dict[str, object] = {}
