@@ -140,7 +140,12 @@ class PageReuse:
         original = page.render
 
         def render(config: MkDocsConfig, files: Files) -> None:
-            if page.markdown is None or INCLUDE_LINE.search(page.markdown):
+            # Notebook pages are mkdocs-jupyter's to convert, from their file
+            if (
+                page.markdown is None
+                or not page.file.src_uri.endswith(".md")
+                or INCLUDE_LINE.search(page.markdown)
+            ):
                 original(config, files)
                 self.converted.append(page.file.src_uri)
                 return

@@ -5,7 +5,8 @@
 2. Snippets executed by an unchanged rebuild (goal 0) and after editing one snippet (goal 1).
 3. A warm ``mkdocs build`` (everything cached) vs the same build with execution switched off.
 4. The live preview (``mkdocs serve``): from saving a snippet to its page serving the new output,
-   on a one-page site and on this one, with MkDocs' own rebuild time beside it.
+   on a one-page site and on this one (one page, every page), with MkDocs' own rebuild time and
+   the snippet's own time beside it.
 
 Everything runs on a copy of the project in a temporary folder, with a cache of its own.
 """
@@ -229,6 +230,19 @@ def _preview_snippet(project: Path) -> str:
     raise LookupError(f"docs/{PREVIEW_PAGE}.md runs no plain snippet")
 
 
+def snippet_seconds(project: Path, snippet: str, cache: Path) -> float:
+    """The snippet's own time in the preview: forked from a warm server, as an edit runs there
+    (median of `PREVIEW_EDITS` runs)."""
+    settings = config.load(project).replace(cache_dir=cache, force=True)
+    engine = Engine(project, settings, keep_warm=True)
+    try:
+        engine.warm_up()
+        runs = [engine.execute([snippet], progress=False)[0][snippet] for _ in range(PREVIEW_EDITS)]
+    finally:
+        engine.close()
+    return statistics.median(run.duration for run in runs)
+
+
 def measure_preview(project: Path, cache: Path) -> None:
     print(f"4. Live preview: save a snippet -> its page serves the new output (median of {PREVIEW_EDITS})")
     one_page = project.parent / "one-page"
@@ -238,13 +252,18 @@ def measure_preview(project: Path, cache: Path) -> None:
     (one_page / "docs" / "index.md").write_text("# One page\n\n%run snippets/page/prints_a_value.py\n")
     (one_page / "snippets" / "page" / "prints_a_value.py").write_text("print('a value')\n")
     snippet = _preview_snippet(project)
+    own = snippet_seconds(project, snippet, cache)
+    print(f"   {snippet} itself, forked from a warm server: {own:.2f} s")
     for name, root, path, page, focus in [
         ("one-page site", one_page, "snippets/page/prints_a_value.py", "", ""),
         (f"this site, make serve PAGE={PREVIEW_PAGE}", project, snippet, f"{PREVIEW_PAGE}/", PREVIEW_PAGE),
         ("this site, every page", project, snippet, f"{PREVIEW_PAGE}/", ""),
     ]:
         latencies, builds = save_to_page(root, path, page, cache, focus)
-        goal = "  (goal: <= 1.2 s)" if focus or root is one_page else ""
+        if focus or root is one_page:
+            goal = "  (goal: <= 1.2 s)"
+        else:  # only the pages that embed the snippet are converted again
+            goal = f"  (goal: <= 1.5 s + the snippet's {own:.2f} s = {1.5 + own:.2f} s)"
         print(
             f"   {name}: save -> page {statistics.median(latencies):.2f} s; the rebuild itself "
             f"(MkDocs, the snippet included) {statistics.median(builds):.2f} s{goal}"
