@@ -105,7 +105,7 @@ class PageReuse:
 
         def add_entry_once(page: Page) -> None:
             meta = {name: page.meta.get(name) for name in ("search", "tags", "title")}
-            key = _digest([page.url, page.content, _outline(page.toc), page.title, repr(meta)])
+            key = _digest([self.project, page.url, page.content, _outline(page.toc), page.title, repr(meta)])
             kept = self._indexed.get(page.file.src_uri)
             if kept is not None and kept[0] == key:
                 index.entries.extend(copy.deepcopy(kept[1]))
