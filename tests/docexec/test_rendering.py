@@ -23,6 +23,7 @@ def render(project):
             results,
             environment=environment or engine.environment,
             library_repository="https://example.org/repo",
+            config=engine.config.replace(library_module="torchguide", reference_page="reference/index.md"),
         )
         renderer.start_page("docs/page.md", "week-1/page.md")
         extensions = [
