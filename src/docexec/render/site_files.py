@@ -1,0 +1,99 @@
+"""What a site adds beside its pages, from the plan (`docexec.site`): the figures, each page's
+notebook, the labs' notebooks and the build report, as files for any host to add."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import posixpath
+from collections.abc import Callable
+from pathlib import Path
+
+import nbformat
+
+from docexec.execution.result import Status
+from docexec.render import build_report, notebooks
+from docexec.render.figure_files import FIGURES_DIR, figure_name, served_bytes
+from docexec.site import Site, SiteBuild
+
+log = logging.getLogger("mkdocs.plugins.docexec")
+
+
+def figures(site: Site) -> dict[str, bytes]:
+    """Every figure the pages show (recorded GPU outputs included), by its path in the site."""
+    found = {figure_name(f): f for result in site.shown_results() for f in result.figures}
+    return {f"{FIGURES_DIR}/{name}": served_bytes(figure) for name, figure in sorted(found.items())}
+
+
+def page_notebooks(
+    site: Site,
+    build: SiteBuild,
+    repository: str | None,
+    url_of: Callable[[str, str], str | None] = lambda target, page: None,
+) -> dict[str, str]:
+    """Page uri -> its notebook (text), for each page that runs snippets; a page with a broken
+    ``%run`` line has none (the page reports it). ``url_of(target, page)``: a link's published URL."""
+    made = {}
+    for uri, plan in sorted(site.pages.items()):
+        if not plan.uses:
+            continue
+        try:
+            notebook = notebooks.notebook_for_page(
+                plan,
+                site.markdown[uri],
+                build.environment,
+                build.config,
+                repository,
+                url_of=lambda target, page=uri: url_of(target, page),
+            )
+        except notebooks.NotebookError:
+            continue
+        made[uri] = nbformat.writes(notebook)
+    return made
+
+
+def write_labs(site: Site, build: SiteBuild, pages_root: Path, repository: str | None) -> list[str]:
+    """Write each lab's filled notebook under ``pages_root``; the page uris of those written. A lab
+    that failed or cannot be made is a warning (the strict build fails on it)."""
+    written = []
+    for uri, lab in sorted(site.labs.items()):
+        if lab.result.status == Status.FAILED:
+            log.warning("lab %s failed: %s", uri, lab.result.failure)
+        try:
+            notebooks.write_lab(build.root, lab, uri, pages_root, build.config, build.environment, repository)
+        except notebooks.NotebookError as error:
+            log.warning("%s", error)
+            continue
+        written.append(uri)
+    return written
+
+
+def report(site: Site, environment: dict, built: datetime.date) -> tuple[str, str]:
+    """The build report: its page uri and Markdown."""
+    return build_report.PAGE, build_report.markdown(site.results, site.shown_on(), environment, built)
+
+
+
+
+
+def pending_note(count: int, progress: str) -> str:
+    """Said on a preview's page whose outputs are still running."""
+    many = count != 1
+    return (
+        '<div class="admonition info docexec-pending"><p class="admonition-title">Outputs on '
+        f"their way</p><p>{count} snippet{'s' if many else ''} of this page "
+        f"{'are' if many else 'is'} still running ({progress}); the page reloads with "
+        "their outputs.</p></div>"
+    )
+
+
+def after_title(html: str, line: str) -> str:
+    """``line`` right under the page's first heading (at the top where there is none)."""
+    end = html.find("</h1>")
+    if end < 0:
+        return line + html
+    end += len("</h1>")
+    return html[:end] + "\n" + line + html[end:]
+
+
+__all__ = ["after_title", "figures", "page_notebooks", "pending_note", "report", "write_labs"]
