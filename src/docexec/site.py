@@ -77,7 +77,9 @@ def parse_directive(index: int, line: str, snippets: str) -> Directive | None:
         return Directive(index, indent, "", f"%run needs a snippet path ({snippets}/<page>/<name>.py)")
     if len(words) > 1:
         extra = " ".join(words[1:])
-        return Directive(index, indent, words[0], f"%run takes one path; unexpected words after it: {extra!r}")
+        return Directive(
+            index, indent, words[0], f"%run takes one path; unexpected words after it: {extra!r}"
+        )
     return Directive(index, indent, words[0], path_problem(words[0], snippets))
 
 
@@ -91,7 +93,11 @@ def directives(lines: list[str], snippets: str) -> list[Directive]:
             marker = fence.group("fence")
             if open_fence is None:
                 open_fence = marker
-            elif marker[0] == open_fence[0] and len(marker) >= len(open_fence) and not line.strip()[len(marker) :]:
+            elif (
+                marker[0] == open_fence[0]
+                and len(marker) >= len(open_fence)
+                and not line.strip()[len(marker) :]
+            ):
                 open_fence = None
             continue
         if open_fence is None:
@@ -243,7 +249,9 @@ class SiteBuild:
             for uri, ds in found.items()
         }
         lab_uses = {
-            lab_page(path, self.config): self._use(lab_page(path, self.config), Directive(0, "", path), snippets, results)
+            lab_page(path, self.config): self._use(
+                lab_page(path, self.config), Directive(0, "", path), snippets, results
+            )
             for path in labs
         }
         return Site(plans, lab_uses, results, summary, dict(pages), self.config.snippets)
@@ -284,7 +292,9 @@ class SiteBuild:
             return Snippet(path, problem=str(error), reason=Reason.BAD_DECLARATION)
         return Snippet(path, decl, source)
 
-    def _use(self, uri: str, directive: Directive, snippets: dict[str, Snippet], results: dict[str, Result]) -> Use:
+    def _use(
+        self, uri: str, directive: Directive, snippets: dict[str, Snippet], results: dict[str, Result]
+    ) -> Use:
         line = directive.index + 1
         snippet = snippets.get(directive.path) if directive.problem is None else None
         problem = directive.problem if snippet is None else snippet.problem
@@ -304,9 +314,22 @@ class SiteBuild:
             path=directive.path, status=Status.SKIPPED, reason=Reason.EXECUTION_OFF, failure=EXECUTION_OFF
         )
         recording = None
-        if snippet.declarations.cuda and result.status == Status.SKIPPED and result.reason != Reason.STILL_RUNNING:
+        if (
+            snippet.declarations.cuda
+            and result.status == Status.SKIPPED
+            and result.reason != Reason.STILL_RUNNING
+        ):
             recording = self._recording(directive.path)
-        return Use(line, directive.indent, directive.path, result, snippet.declarations, snippet.source, None, recording)
+        return Use(
+            line,
+            directive.indent,
+            directive.path,
+            result,
+            snippet.declarations,
+            snippet.source,
+            None,
+            recording,
+        )
 
     def _recording(self, path: str) -> recordings.Recording | None:
         """A CUDA snippet's recorded output; a broken recording file is a warning (strict fails)."""
@@ -327,6 +350,15 @@ def engine_results(engine: Engine, execute: bool = True, progress: bool = True) 
             return {}, Summary(), set()
         found, summary = engine.execute(paths, progress=progress)
         return found, summary, set()
+
+    return results
+
+
+def one_by_one(result_of: Callable[[str], Result]) -> ResultsProvider:
+    """Results asked for one snippet at a time (a host, or a test, without an engine of its own)."""
+
+    def results(paths: list[str]) -> tuple[dict[str, Result], Summary, set[str]]:
+        return {path: result_of(path) for path in paths}, Summary(), set()
 
     return results
 
@@ -353,7 +385,9 @@ def lab_snippet(page_uri: str, config: Config) -> str | None:
     return f"{config.labs}/{posixpath.basename(page_uri).removesuffix('.ipynb')}.py"
 
 
-def problems(site: Site, all_snippets: list[str], focus: frozenset[str] = frozenset()) -> list[checks.Problem]:
+def problems(
+    site: Site, all_snippets: list[str], focus: frozenset[str] = frozenset()
+) -> list[checks.Problem]:
     """What `docexec.checks` finds in the planned site. In a focused build only the focused pages'
     own snippets can be judged."""
     snippets = all_snippets
@@ -378,6 +412,7 @@ __all__ = [
     "Use",
     "directives",
     "engine_results",
+    "one_by_one",
     "lab_page",
     "lab_snippet",
     "lab_snippets",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 
 from docexec.execution.result import FAILED, PASSED, SKIPPED, Result
-from docexec.render import build_report, labs
+from docexec.render import build_report, notebooks
 
 ENVIRONMENT = {"device": "cpu", "torch": "2.13.0+cpu", "python": "3.11.7"}
 
@@ -39,7 +39,7 @@ def test_a_lab_page_loses_the_inline_style_sheets_and_loaders_but_keeps_its_cell
         '<script type="module">import mermaid from "x"; mermaid.run()</script>'
         '<script>copy()</script><div class="jp-Cell">cell</div>'
     )
-    assert labs.lighten(page) == '<script>copy()</script><div class="jp-Cell">cell</div>'
+    assert notebooks.lighten(page) == '<script>copy()</script><div class="jp-Cell">cell</div>'
 
 
 def test_the_report_names_the_restrictions_this_machine_did_not_enforce(monkeypatch):

@@ -14,8 +14,15 @@ import yaml
 from docexec import checks, config
 from docexec.execution.engine import Engine
 from docexec.hosts.cli import main as docexec_cli
-from docexec.render.labs import LABS_DIR, page_uri
 from docexec.render.markdown_ext import directive_lines
+from docexec.site import lab_page
+
+SETTINGS = config.load(Path(__file__).resolve().parents[2])
+LABS_DIR = SETTINGS.labs
+
+
+def page_uri(snippet: str) -> str:
+    return lab_page(snippet, SETTINGS)
 
 # Libraries a snippet may import beside torch, numpy and matplotlib (declared in pyproject.toml).
 THIRD_PARTY = {"pandas", "PIL", "webdataset", "sklearn", "captum", "tensorboard"}

@@ -76,7 +76,9 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         docs = Path(config.docs_dir).resolve().relative_to(self.root).as_posix()
         results = self.preview.results if self.preview else site.engine_results(engine, self.execute)
         store = recordings.Store(self.root)  # GPU outputs shown where CUDA snippets skip
-        self.build = site.SiteBuild(self.root, engine.config.replace(docs=docs), results, engine.environment, store)
+        self.build = site.SiteBuild(
+            self.root, engine.config.replace(docs=docs), results, engine.environment, store
+        )
         self.renderer = SnippetRenderer(self.build, library_repository=self.repository, figure_files=True)
         config.markdown_extensions.append(RunExtension(self.renderer))
         return config
@@ -88,7 +90,9 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             if file.src_uri.endswith(".md") and file.abs_src_path and focus.in_focus(self.focus, file.src_uri)
         }
         cfg = self.build.config
-        labs = [p for p in site.lab_snippets(self.root, cfg) if focus.in_focus(self.focus, site.lab_page(p, cfg))]
+        labs = [
+            p for p in site.lab_snippets(self.root, cfg) if focus.in_focus(self.focus, site.lab_page(p, cfg))
+        ]
         self.site = self.build.plan(pages, labs)
         for problem in site.problems(self.site, self.engine.all_snippets(), self.focus):
             log.warning("%s", problem)
@@ -141,7 +145,9 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
 
     def on_page_context(self, context, page, config, nav):  # type: ignore[no-untyped-def]
         snippet = site.lab_snippet(page.file.src_uri, self.build.config)
-        if page.file.src_uri in self.lab_pages and config.edit_uri and snippet:  # a lab's source is its snippet
+        if (
+            page.file.src_uri in self.lab_pages and config.edit_uri and snippet
+        ):  # a lab's source is its snippet
             page.edit_url = urljoin(config.edit_uri, "../" + snippet)
         return context
 
@@ -149,7 +155,10 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         self._building = False
         running = {use.path for plan in self.site.pages.values() for use in plan.still_running}
         summary = self.site.summary.line() + (f"; {len(running)} still running" if running else "")
-        log.info("docexec: %s", summary if self.execute else "execution is switched off (plugin option execute: false)")
+        log.info(
+            "docexec: %s",
+            summary if self.execute else "execution is switched off (plugin option execute: false)",
+        )
 
     def _engine(self) -> Engine:
         """A new engine per build; in the preview, one for all its builds, started at once."""

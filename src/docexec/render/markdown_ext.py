@@ -32,7 +32,7 @@ from docexec.execution.engine import Engine, Summary
 from docexec.execution.result import Figure, Reason, Result, Status
 from docexec.render import gist, output_layout, provenance, requirements
 from docexec.render.figure_files import figure_url
-from docexec.site import Directive, PagePlan, SiteBuild, Use, directives, engine_results, path_problem
+from docexec.site import Directive, PagePlan, SiteBuild, Use, directives, engine_results, one_by_one
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
@@ -223,7 +223,8 @@ class SnippetRenderer:
         self.library_noted = True
         name = f"`{module}`"
         if self.config.reference_page:
-            name = f"[{name}]({posixpath.relpath(self.config.reference_page, posixpath.dirname(self.page_uri) or '.')})"
+            here = posixpath.dirname(self.page_uri) or "."
+            name = f"[{name}]({posixpath.relpath(self.config.reference_page, here)})"
         command = requirements.pip_command([requirements.library_requirement(self.library_repository)])
         return [
             "",
@@ -287,7 +288,9 @@ class RunPreprocessor(Preprocessor):
         self.renderer.stash = self.md.htmlStash.store
         output = list(lines)
         blocks = {}
-        for directive, use in zip(found, plan.uses, strict=True):  # in page order: a strict host names the first problem
+        for directive, use in zip(
+            found, plan.uses, strict=True
+        ):  # in page order: a strict host names the first problem
             blocks[directive.index] = (directive.indent, self.renderer.render(use))
         for index in sorted(blocks, reverse=True):
             indent, block = blocks[index]
@@ -370,11 +373,7 @@ def _one_by_one(
     root: Path, results: Callable[[str], Result] | None, environment: dict | None, config: Config | None
 ) -> SiteBuild:
     """A site build whose results come one snippet at a time from ``results``."""
-
-    def provider(paths: list[str]) -> tuple[dict[str, Result], Summary, set[str]]:
-        if results is None:
-            return {}, Summary(), set()
-        return {path: results(path) for path in paths}, Summary(), set()
-
-    settings = config or configuration.load(root)
-    return SiteBuild(root, settings, provider, environment or {}, recordings.Store(root))
+    provider = one_by_one(results) if results else (lambda paths: ({}, Summary(), set()))
+    return SiteBuild(
+        root, config or configuration.load(root), provider, environment or {}, recordings.Store(root)
+    )

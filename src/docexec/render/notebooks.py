@@ -47,6 +47,7 @@ from docexec.site import PagePlan, Use, directives
 class NotebookError(ValueError):
     """A notebook that cannot be made; names the file and line."""
 
+
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)\s+([\w-]+)(?:\s+"(.*)")?\s*$')
 _TAB = re.compile(r'^===\+?\s+"(.*)"\s*$')

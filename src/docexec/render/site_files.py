@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime
 import logging
-import posixpath
 from collections.abc import Callable
 from pathlib import Path
 
@@ -71,9 +70,6 @@ def write_labs(site: Site, build: SiteBuild, pages_root: Path, repository: str |
 def report(site: Site, environment: dict, built: datetime.date) -> tuple[str, str]:
     """The build report: its page uri and Markdown."""
     return build_report.PAGE, build_report.markdown(site.results, site.shown_on(), environment, built)
-
-
-
 
 
 def pending_note(count: int, progress: str) -> str:

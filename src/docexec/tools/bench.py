@@ -30,7 +30,6 @@ from pathlib import Path
 from docexec import config
 from docexec.execution.declarations import parse_file
 from docexec.execution.engine import Engine, find_root
-from docexec.render.labs import LABS_DIR
 from docexec.render.markdown_ext import directive_lines
 
 MIN_SNIPPETS = 20
@@ -59,7 +58,7 @@ def _cpu_snippets(engine: Engine) -> list[str]:
         for p in engine.all_snippets()
         if not engine.declarations(p).cuda
         and not engine.declarations(p).raises
-        and not p.startswith(LABS_DIR)
+        and not (engine.config.labs and p.startswith(engine.config.labs + "/"))
     ]
 
 
