@@ -8,11 +8,8 @@ from __future__ import annotations
 import logging
 import os
 import posixpath
-import shutil
 import signal
-import tempfile
 import threading
-import time
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -25,7 +22,8 @@ from docexec import recordings, site
 from docexec.config import ConfigError, from_environment
 from docexec.execution.engine import Engine
 from docexec.hosts.preview import Preview
-from docexec.render import focus, notebooks, provenance, site_files
+from docexec.hosts.rebuild_signal import RebuildSignal
+from docexec.render import focus, provenance, site_files
 from docexec.render.markdown_ext import RunExtension, SnippetRenderer
 
 log = logging.getLogger("mkdocs.plugins.docexec")
@@ -50,12 +48,12 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
     def on_shutdown(self):  # type: ignore[no-untyped-def]
         if self.preview is not None:
             self.preview.close()
-            shutil.rmtree(self._signal.parent, ignore_errors=True)
+            self._signal.close()
 
     def on_serve(self, server, config, builder):  # type: ignore[no-untyped-def]
         if self.preview is not None:
-            server.watch(str(self._signal.parent))  # the background run asks for rebuilds here
-            self._watching.set()
+            server.watch(str(self._signal.folder))  # the background run asks for rebuilds here
+            self._signal.watched()
         return server
 
     def on_config(self, config):  # type: ignore[no-untyped-def]
@@ -89,10 +87,8 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             for file in files.documentation_pages()
             if file.src_uri.endswith(".md") and file.abs_src_path and focus.in_focus(self.focus, file.src_uri)
         }
-        cfg = self.build.config
-        labs = [
-            p for p in site.lab_snippets(self.root, cfg) if focus.in_focus(self.focus, site.lab_page(p, cfg))
-        ]
+        labs = site.lab_snippets(self.root, self.build.config)
+        labs = [p for p in labs if focus.in_focus(self.focus, site.lab_page(p, self.build.config))]
         self.site = self.build.plan(pages, labs)
         for problem in site.problems(self.site, self.engine.all_snippets(), self.focus):
             log.warning("%s", problem)
@@ -100,17 +96,18 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         self.lab_pages = set(site_files.write_labs(self.site, self.build, notebook_root, self.repository))
         for uri in sorted(self.lab_pages):  # a real src_dir: mkdocs-jupyter derives paths from it
             files.append(File(uri, str(notebook_root), config.site_dir, config.use_directory_urls))
-        self.notebooks = {}
-        made = site_files.page_notebooks(self.site, self.build, self.repository, _url_of(files, config))
-        for uri, text in made.items() if self.execute else ():
-            self.notebooks[uri] = notebooks.file_name(uri)
-            folder = posixpath.dirname(files.get_file_from_path(uri).dest_uri)
-            files.append(File.generated(config, posixpath.join(folder, self.notebooks[uri]), content=text))
-        for path, content in site_files.figures(self.site).items():
+        folder_of = lambda uri: posixpath.dirname(files.get_file_from_path(uri).dest_uri)  # noqa: E731
+        built = self.built if self.execute else None
+        added, self.notebooks = site_files.added_files(
+            self.site,
+            self.build,
+            self.repository,
+            built,
+            folder_of,
+            site_files.published_url(lambda uri: files.get_file_from_path(uri), config.site_url),
+        )
+        for path, content in added.items():
             files.append(File.generated(config, path, content=content))
-        if self.execute:
-            uri, report = site_files.report(self.site, self.engine.environment, self.built)
-            files.append(File.generated(config, uri, content=report))
         return files
 
     def on_page_read_source(self, page, config):  # type: ignore[no-untyped-def]
@@ -131,23 +128,15 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         # HTML ids, so links to it ("Shown by") would be reported as broken: register them.
         if page.present_anchor_ids is not None:
             page.present_anchor_ids |= plan.anchors
-        if plan.still_running:
-            count = len({use.path for use in plan.still_running})
-            html = site_files.after_title(html, site_files.pending_note(count, self.preview.progress()))
         lab = self.site.labs.get(uri) if uri in self.lab_pages else None
-        html = notebooks.lighten(html) if lab else html
-        if self.execute and (any(use.problem is None for use in plan.uses) or lab):
-            needs_gpu = plan.needs_gpu() + ([bool(lab.declarations and lab.declarations.cuda)] if lab else [])
-            notebook = posixpath.basename(uri) if lab else self.notebooks.get(uri)
-            line = provenance.page_line_html(self.engine.environment, self.built, notebook, needs_gpu)
-            html = site_files.after_title(html, line)
-        return html
+        notebook = posixpath.basename(uri) if lab else self.notebooks.get(uri)
+        progress = self.preview.progress if self.preview else str
+        built = self.built if self.execute else None
+        return site_files.dress_page(html, plan, lab, notebook, built, self.engine.environment, progress)
 
     def on_page_context(self, context, page, config, nav):  # type: ignore[no-untyped-def]
-        snippet = site.lab_snippet(page.file.src_uri, self.build.config)
-        if (
-            page.file.src_uri in self.lab_pages and config.edit_uri and snippet
-        ):  # a lab's source is its snippet
+        snippet = site.lab_snippet(page.file.src_uri, self.build.config)  # a lab's source is its snippet
+        if page.file.src_uri in self.lab_pages and config.edit_uri and snippet:
             page.edit_url = urljoin(config.edit_uri, "../" + snippet)
         return context
 
@@ -169,32 +158,10 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         if self.preview is None:
             engine = Engine(self.root, settings, workers=self.config.workers, keep_warm=True)
             engine.warm_up()
-            self.preview = Preview(engine, self._ask_for_rebuild)
-            self._signal = Path(tempfile.mkdtemp(prefix="docexec-preview-")) / "outputs-arrived"
-            self._watching = threading.Event()
+            self._signal = RebuildSignal(lambda: (self._builds_started, self._building))
+            self.preview = Preview(engine, self._signal.ask)
         return self.preview.engine
-
-    def _ask_for_rebuild(self) -> None:
-        """Touch a file the server watches (its public API for plugins); again if no build
-        started, as when the server was not watching yet."""
-        self._watching.wait()
-        started = self._builds_started
-        for attempt in range(10):
-            self._signal.write_text(f"{started} {attempt}\n", encoding="utf-8")
-            time.sleep(2.0)
-            if self._builds_started != started or self._building:
-                return
 
 
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
-
-
-def _url_of(files, config):  # type: ignore[no-untyped-def]
-    """A link's target on the published site, for a notebook read away from it."""
-
-    def url(target: str, page: str) -> str | None:
-        linked = files.get_file_from_path(posixpath.normpath(posixpath.join(posixpath.dirname(page), target)))
-        return config.site_url.rstrip("/") + "/" + linked.url if linked and config.site_url else None
-
-    return url

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import datetime
 import logging
+import posixpath
 from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
 
 from docexec.execution.result import Status
-from docexec.render import build_report, notebooks
+from docexec.render import build_report, notebooks, provenance
 from docexec.render.figure_files import FIGURES_DIR, figure_name, served_bytes
-from docexec.site import Site, SiteBuild
+from docexec.site import PagePlan, Site, SiteBuild, Use
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
@@ -92,4 +93,69 @@ def after_title(html: str, line: str) -> str:
     return html[:end] + "\n" + line + html[end:]
 
 
-__all__ = ["after_title", "figures", "page_notebooks", "pending_note", "report", "write_labs"]
+def added_files(
+    site: Site,
+    build: SiteBuild,
+    repository: str | None,
+    built: datetime.date | None,
+    folder_of: Callable[[str], str],
+    url_of: Callable[[str, str], str | None] = lambda target, page: None,
+) -> tuple[dict[str, str | bytes], dict[str, str]]:
+    """What the site adds beside its pages, by path in the built site, and each page's notebook's
+    file name. ``built``: the build's date, None where execution is off (no notebooks, no report);
+    ``folder_of(uri)``: the folder of a page's HTML in the built site, where its notebook goes."""
+    added: dict[str, str | bytes] = dict(figures(site))
+    names = {}
+    if built is not None:
+        for uri, text in page_notebooks(site, build, repository, url_of).items():
+            names[uri] = notebooks.file_name(uri)
+            added[posixpath.join(folder_of(uri), names[uri])] = text
+        page, text = report(site, build.environment, built)
+        added[page] = text
+    return added, names
+
+
+def dress_page(
+    html: str,
+    plan: PagePlan,
+    lab: Use | None,
+    notebook: str | None,
+    built: datetime.date | None,
+    environment: dict,
+    progress: Callable[[], str],
+) -> str:
+    """A rendered page with what the build says of it: that outputs are on their way, where they
+    were produced (``built`` None: execution is off, nothing is said) and its notebook; a lab's
+    page without the weight mkdocs-jupyter inlines."""
+    if plan.still_running:
+        html = after_title(html, pending_note(len({use.path for use in plan.still_running}), progress()))
+    html = notebooks.lighten(html) if lab else html
+    if built is not None and (any(use.problem is None for use in plan.uses) or lab):
+        needs_gpu = plan.needs_gpu() + ([bool(lab.declarations and lab.declarations.cuda)] if lab else [])
+        html = after_title(html, provenance.page_line_html(environment, built, notebook, needs_gpu))
+    return html
+
+
+def published_url(
+    file_of: Callable[[str], object | None], site_url: str | None
+) -> Callable[[str, str], str | None]:
+    """A link's target on the published site (``url_of(target, page)``), for a notebook read away
+    from it; ``file_of(uri)``: the host's file of a page, with its ``url``."""
+
+    def url_of(target: str, page: str) -> str | None:
+        linked = file_of(posixpath.normpath(posixpath.join(posixpath.dirname(page), target)))
+        return site_url.rstrip("/") + "/" + linked.url if linked is not None and site_url else None  # type: ignore[attr-defined]
+
+    return url_of
+
+
+__all__ = [
+    "added_files",
+    "after_title",
+    "dress_page",
+    "figures",
+    "page_notebooks",
+    "pending_note",
+    "published_url",
+    "write_labs",
+]
