@@ -89,24 +89,18 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         }
         labs = site.lab_snippets(self.root, self.build.config)
         labs = [p for p in labs if focus.in_focus(self.focus, site.lab_page(p, self.build.config))]
-        self.site = self.build.plan(pages, labs)
-        for problem in site.problems(self.site, self.engine.all_snippets(), self.focus):
-            log.warning("%s", problem)
-        notebook_root = self.engine.cache.root / "pages"
-        self.lab_pages = set(site_files.write_labs(self.site, self.build, notebook_root, self.repository))
-        for uri in sorted(self.lab_pages):  # a real src_dir: mkdocs-jupyter derives paths from it
-            files.append(File(uri, str(notebook_root), config.site_dir, config.use_directory_urls))
         folder_of = lambda uri: posixpath.dirname(files.get_file_from_path(uri).dest_uri)  # noqa: E731
+        url_of = site_files.published_url(files.get_file_from_path, config.site_url)
+        labs_root = self.engine.cache.root / "pages"  # mkdocs-jupyter reads a lab from a real file
         built = self.built if self.execute else None
-        added, self.notebooks = site_files.added_files(
-            self.site,
-            self.build,
-            self.repository,
-            built,
-            folder_of,
-            site_files.published_url(lambda uri: files.get_file_from_path(uri), config.site_url),
+        self.made = site_files.make(
+            self.build, pages, labs, labs_root, self.repository, built, folder_of, url_of
         )
-        for path, content in added.items():
+        for problem in site.problems(self.made.site, self.engine.all_snippets(), self.focus):
+            log.warning("%s", problem)
+        for uri in self.made.lab_pages:
+            files.append(File(uri, str(labs_root), config.site_dir, config.use_directory_urls))
+        for path, content in self.made.files.items():
             files.append(File.generated(config, path, content=content))
         return files
 
@@ -117,37 +111,27 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         return focus.stub(Path(page.file.abs_src_path).read_text(encoding="utf-8"), page.title, self.focus)
 
     def on_page_markdown(self, markdown, page, config, files):  # type: ignore[no-untyped-def]
-        plan = self.site.pages.get(page.file.src_uri)
+        plan = self.made.site.pages.get(page.file.src_uri)
         self.renderer.start_page(self.build.page_name(page.file.src_uri), page.file.src_uri, plan)
         return markdown
 
     def on_page_content(self, html, page, config, files):  # type: ignore[no-untyped-def]
-        uri = page.file.src_uri
-        plan = self.site.pages.get(uri) or site.PagePlan(uri, uri, [])
         # A snippet block's id is inside HTML that superfences stashes before MkDocs looks for raw
         # HTML ids, so links to it ("Shown by") would be reported as broken: register them.
-        if page.present_anchor_ids is not None:
+        plan = self.made.site.pages.get(page.file.src_uri)
+        if page.present_anchor_ids is not None and plan is not None:
             page.present_anchor_ids |= plan.anchors
-        lab = self.site.labs.get(uri) if uri in self.lab_pages else None
-        notebook = posixpath.basename(uri) if lab else self.notebooks.get(uri)
-        progress = self.preview.progress if self.preview else str
-        built = self.built if self.execute else None
-        return site_files.dress_page(html, plan, lab, notebook, built, self.engine.environment, progress)
+        return self.made.page_html(html, page.file.src_uri, self.preview.progress if self.preview else str)
 
     def on_page_context(self, context, page, config, nav):  # type: ignore[no-untyped-def]
         snippet = site.lab_snippet(page.file.src_uri, self.build.config)  # a lab's source is its snippet
-        if page.file.src_uri in self.lab_pages and config.edit_uri and snippet:
+        if page.file.src_uri in self.made.lab_pages and config.edit_uri and snippet:
             page.edit_url = urljoin(config.edit_uri, "../" + snippet)
         return context
 
     def on_post_build(self, config):  # type: ignore[no-untyped-def]
         self._building = False
-        running = {use.path for plan in self.site.pages.values() for use in plan.still_running}
-        summary = self.site.summary.line() + (f"; {len(running)} still running" if running else "")
-        log.info(
-            "docexec: %s",
-            summary if self.execute else "execution is switched off (plugin option execute: false)",
-        )
+        log.info("docexec: %s", self.made.summary())
 
     def _engine(self) -> Engine:
         """A new engine per build; in the preview, one for all its builds, started at once."""

@@ -3,6 +3,7 @@ notebook, the labs' notebooks and the build report, as files for any host to add
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import logging
 import posixpath
@@ -14,7 +15,7 @@ import nbformat
 from docexec.execution.result import Status
 from docexec.render import build_report, notebooks, provenance
 from docexec.render.figure_files import FIGURES_DIR, figure_name, served_bytes
-from docexec.site import PagePlan, Site, SiteBuild, Use
+from docexec.site import PagePlan, Site, SiteBuild
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
@@ -93,17 +94,55 @@ def after_title(html: str, line: str) -> str:
     return html[:end] + "\n" + line + html[end:]
 
 
-def added_files(
-    site: Site,
+@dataclasses.dataclass
+class Made:
+    """One build of the site: its plan, the labs written, the files it adds beside its pages (by
+    path in the built site) and each page's notebook's file name."""
+
+    site: Site
+    build: SiteBuild
+    built: datetime.date | None  # None: execution is off (no page line, no notebooks, no report)
+    lab_pages: list[str]
+    files: dict[str, str | bytes]
+    notebooks: dict[str, str]
+
+    def page_html(self, html: str, uri: str, progress: Callable[[], str]) -> str:
+        """A rendered page with what the build says of it: that outputs are on their way, where
+        they were produced and its notebook; a lab's page without what mkdocs-jupyter inlines."""
+        plan = self.site.pages.get(uri) or PagePlan(uri, uri, [])
+        lab = self.site.labs.get(uri) if uri in self.lab_pages else None
+        if plan.still_running:
+            html = after_title(html, pending_note(len({use.path for use in plan.still_running}), progress()))
+        html = notebooks.lighten(html) if lab else html
+        if self.built is not None and (any(use.problem is None for use in plan.uses) or lab):
+            needs_gpu = plan.needs_gpu() + ([bool(lab.declarations and lab.declarations.cuda)] if lab else [])
+            notebook = posixpath.basename(uri) if lab else self.notebooks.get(uri)
+            line = provenance.page_line_html(self.build.environment, self.built, notebook, needs_gpu)
+            html = after_title(html, line)
+        return html
+
+    def summary(self) -> str:
+        if self.built is None:
+            return "execution is switched off (plugin option execute: false)"
+        running = {use.path for plan in self.site.pages.values() for use in plan.still_running}
+        return self.site.summary.line() + (f"; {len(running)} still running" if running else "")
+
+
+def make(
     build: SiteBuild,
+    pages: dict[str, str],
+    labs: list[str],
+    labs_root: Path,
     repository: str | None,
     built: datetime.date | None,
     folder_of: Callable[[str], str],
     url_of: Callable[[str, str], str | None] = lambda target, page: None,
-) -> tuple[dict[str, str | bytes], dict[str, str]]:
-    """What the site adds beside its pages, by path in the built site, and each page's notebook's
-    file name. ``built``: the build's date, None where execution is off (no notebooks, no report);
-    ``folder_of(uri)``: the folder of a page's HTML in the built site, where its notebook goes."""
+) -> Made:
+    """Plan the site and make what it adds: the labs' notebooks written under ``labs_root`` (a
+    host serves them from there), the rest as files. ``folder_of(uri)``: the folder of a page's
+    HTML in the built site, where its notebook goes; ``url_of(target, page)``: a link's URL."""
+    site = build.plan(pages, labs)
+    lab_pages = write_labs(site, build, labs_root, repository)
     added: dict[str, str | bytes] = dict(figures(site))
     names = {}
     if built is not None:
@@ -112,28 +151,7 @@ def added_files(
             added[posixpath.join(folder_of(uri), names[uri])] = text
         page, text = report(site, build.environment, built)
         added[page] = text
-    return added, names
-
-
-def dress_page(
-    html: str,
-    plan: PagePlan,
-    lab: Use | None,
-    notebook: str | None,
-    built: datetime.date | None,
-    environment: dict,
-    progress: Callable[[], str],
-) -> str:
-    """A rendered page with what the build says of it: that outputs are on their way, where they
-    were produced (``built`` None: execution is off, nothing is said) and its notebook; a lab's
-    page without the weight mkdocs-jupyter inlines."""
-    if plan.still_running:
-        html = after_title(html, pending_note(len({use.path for use in plan.still_running}), progress()))
-    html = notebooks.lighten(html) if lab else html
-    if built is not None and (any(use.problem is None for use in plan.uses) or lab):
-        needs_gpu = plan.needs_gpu() + ([bool(lab.declarations and lab.declarations.cuda)] if lab else [])
-        html = after_title(html, provenance.page_line_html(environment, built, notebook, needs_gpu))
-    return html
+    return Made(site, build, built, lab_pages, added, names)
 
 
 def published_url(
@@ -150,9 +168,9 @@ def published_url(
 
 
 __all__ = [
-    "added_files",
+    "Made",
     "after_title",
-    "dress_page",
+    "make",
     "figures",
     "page_notebooks",
     "pending_note",
