@@ -228,6 +228,13 @@ class SiteBuild:
         self.environment = environment
         self.recorded = recorded
 
+    @classmethod
+    def of_engine(cls, engine: Engine, results: ResultsProvider, docs: str) -> SiteBuild:
+        """The build of ``engine``'s project, whose pages are in ``docs``; GPU recordings are shown
+        where CUDA snippets skip."""
+        settings = engine.config.replace(docs=docs)
+        return cls(engine.root, settings, results, engine.environment, recordings.Store(engine.root))
+
     def plan(self, pages: dict[str, str], labs: Iterable[str] = ()) -> Site:
         """``pages``: page uri under the docs folder -> its Markdown; ``labs``: the lab snippets."""
         found = {uri: directives(text.splitlines(), self.config.snippets) for uri, text in pages.items()}

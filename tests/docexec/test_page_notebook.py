@@ -8,6 +8,7 @@ import nbformat
 import pytest
 
 from docexec import config, site
+from docexec.execution.result import Status
 from docexec.render import notebooks, requirements
 
 
@@ -253,7 +254,7 @@ def drill_notebook(module_project):
     ]
     engine = module_project.engine()
     results, _ = engine.execute(paths, progress=False)
-    assert all(result.status == "passed" for result in results.values()), results
+    assert all(result.status == Status.PASSED for result in results.values()), results
     built = notebook_for_page(
         module_project.root, DRILL_PAGE, results.__getitem__, engine.environment, "https://example.org/repo"
     )
@@ -341,14 +342,16 @@ def test_a_solution_splits_into_what_the_reader_writes_and_the_check():
 
 
 def test_a_folded_block_that_runs_a_snippet_opens_into_a_title_prose_and_the_code_cell(module_project):
-    from docexec.execution.result import PASSED, Result
+    from docexec.execution.result import Result
 
     module_project.snippet("page/inside.py", "print('inside')\n")
     page = (
         '??? note "Why `x`"\n    Before the snippet.\n\n    %run snippets/page/inside.py\n\n'
         "    After it, a paragraph\n    on two lines.\n\nOutside.\n"
     )
-    built = notebook_for_page(module_project.root, page, lambda path: Result(path=path, status=PASSED), {})
+    built = notebook_for_page(
+        module_project.root, page, lambda path: Result(path=path, status=Status.PASSED), {}
+    )
     cells = [(cell.cell_type, cell.source) for cell in built.cells[1:]]
     assert cells == [
         ("markdown", "**Why `x`**\n\nBefore the snippet."),

@@ -18,7 +18,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File
 
-from docexec import recordings, site
+from docexec import site
 from docexec.config import ConfigError, from_environment
 from docexec.execution.engine import Engine
 from docexec.hosts.preview import Preview
@@ -73,10 +73,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         self.repository = config.repo_url or config.extra.get("repository")  # where torchguide comes from
         docs = Path(config.docs_dir).resolve().relative_to(self.root).as_posix()
         results = self.preview.results if self.preview else site.engine_results(engine, self.execute)
-        store = recordings.Store(self.root)  # GPU outputs shown where CUDA snippets skip
-        self.build = site.SiteBuild(
-            self.root, engine.config.replace(docs=docs), results, engine.environment, store
-        )
+        self.build = site.SiteBuild.of_engine(engine, results, docs)
         self.renderer = SnippetRenderer(self.build, library_repository=self.repository, figure_files=True)
         config.markdown_extensions.append(RunExtension(self.renderer))
         return config
