@@ -153,8 +153,9 @@ def _cleaned(exception: SnippetException) -> SnippetException:
     return exception
 
 
-def skipped(path: str, reason: str, environment: dict) -> Result:
-    return Result(path=path, status=SKIPPED, failure=reason, environment=environment)
+def skipped(path: str, reason: Reason, why: str, environment: dict) -> Result:
+    """A snippet that did not run here, ``why`` in words for the reader."""
+    return Result(path=path, status=Status.SKIPPED, reason=reason, failure=why, environment=environment)
 
 
 def assemble(

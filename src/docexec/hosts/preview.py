@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from docexec.execution.engine import DeclarationError, Engine, Summary
 from docexec.execution.pool import EngineError
-from docexec.execution.result import FAILED, SKIPPED, Result, skipped
+from docexec.execution.result import FAILED, SKIPPED, Reason, Result, skipped
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
@@ -151,4 +151,4 @@ class Preview:
 
 
 def pending_result(path: str, environment: dict) -> Result:
-    return skipped(path, PENDING, environment)
+    return skipped(path, Reason.STILL_RUNNING, PENDING, environment)
