@@ -10,7 +10,7 @@ import pytest
 
 from docexec import config
 from docexec.config import ConfigError
-from docexec.execution.result import PASSED
+from docexec.execution.result import Status
 
 SETTINGS = """\
 [project]
@@ -146,7 +146,7 @@ def test_preloading_changes_how_fast_a_snippet_starts_never_what_it_prints(proje
     imported_by_the_snippet = project.engine().execute([path], progress=False)[0][path]
     preloading = project.engine(preload=("numpy", "torch"), force=True)
     preloaded = preloading.execute([path], progress=False)[0][path]
-    assert imported_by_the_snippet.status == preloaded.status == PASSED
+    assert imported_by_the_snippet.status == preloaded.status == Status.PASSED
     assert imported_by_the_snippet.output == preloaded.output
     assert imported_by_the_snippet.output.split()[-1] == "1"  # one intra-op thread either way
     print(imported_by_the_snippet.output)

@@ -20,7 +20,7 @@ import pytest
 from nbclient import NotebookClient
 
 from docexec import config, site
-from docexec.execution.result import PASSED, Result
+from docexec.execution.result import Result, Status
 from docexec.render.notebooks import notebook_for_page
 from torchguide.drills import all_drills
 
@@ -43,7 +43,7 @@ def notebooks() -> dict[str, nbformat.NotebookNode]:
     for page in sorted({drill.page for drill in DRILLS.values()}):
         markdown = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
         settings = config.load(ROOT)
-        passed = site.one_by_one(lambda path: Result(path=path, status=PASSED))
+        passed = site.one_by_one(lambda path: Result(path=path, status=Status.PASSED))
         plan = site.SiteBuild(ROOT, settings, passed, ENVIRONMENT).plan_page(f"{page}.md", markdown)
         notebook = notebook_for_page(plan, markdown, ENVIRONMENT, settings)
         nbformat.validate(notebook)

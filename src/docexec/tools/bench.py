@@ -30,6 +30,7 @@ from pathlib import Path
 from docexec import config
 from docexec.execution.declarations import parse_file
 from docexec.execution.engine import Engine, find_root
+from docexec.execution.result import Status
 from docexec.render.markdown_ext import directive_lines
 
 MIN_SNIPPETS = 20
@@ -85,7 +86,7 @@ def measure_overhead(project: Path, cache: Path) -> None:
     if len(snippets) < MIN_SNIPPETS:
         print(f"   note: fewer than {MIN_SNIPPETS} snippets in the project")
     results, _ = engine.execute(snippets, progress=False)
-    snippets = [p for p in snippets if results[p].status == "passed"]
+    snippets = [p for p in snippets if results[p].status is Status.PASSED]
     forked = {p: results[p].duration for p in snippets}
     own = {p: results[p].exec_seconds for p in snippets}
     timed = {p: _python_wall_time(project, p) for p in snippets}
