@@ -163,10 +163,6 @@ class PagePlan:
     def still_running(self) -> list[Use]:
         return [use for use in self.uses if use.result.reason == Reason.STILL_RUNNING]
 
-    @property
-    def shows_outputs(self) -> bool:
-        return bool(self.uses)
-
     def matches(self, found: list[Directive]) -> bool:
         """Whether ``found`` (the ``%run`` lines a renderer was given) are the ones planned."""
         return [d.path for d in found] == [use.path for use in self.uses]
@@ -235,16 +231,20 @@ class SiteBuild:
         settings = engine.config.replace(docs=docs)
         return cls(engine.root, settings, results, engine.environment, recordings.Store(engine.root))
 
-    def plan(self, pages: dict[str, str], labs: Iterable[str] = ()) -> Site:
-        """``pages``: page uri under the docs folder -> its Markdown; ``labs``: the lab snippets."""
+    def plan(
+        self, pages: dict[str, str], labs: Iterable[str] = (), names: dict[str, str] | None = None
+    ) -> Site:
+        """``pages``: page uri under the docs folder -> its Markdown; ``labs``: the lab snippets;
+        ``names``: how messages name a page, where not `page_name`."""
+        names = {uri: (names or {}).get(uri) or self.page_name(uri) for uri in pages}
         found = {uri: directives(text.splitlines(), self.config.snippets) for uri, text in pages.items()}
         wanted = sorted({d.path for ds in found.values() for d in ds if d.problem is None} | set(labs))
         snippets = {path: self.read(path) for path in wanted}
         runnable = [path for path, snippet in snippets.items() if snippet.problem is None]
         results, summary, still_running = self.results(runnable) if runnable else ({}, Summary(), set())
-        results = dict(results)
+        shown = dict(results)  # and those still running, which the report leaves out
         for path in still_running:
-            results[path] = Result(
+            shown[path] = Result(
                 path=path,
                 status=Status.SKIPPED,
                 reason=Reason.STILL_RUNNING,
@@ -252,12 +252,12 @@ class SiteBuild:
                 environment=self.environment,
             )
         plans = {
-            uri: PagePlan(uri, self.page_name(uri), [self._use(uri, d, snippets, results) for d in ds])
+            uri: PagePlan(uri, names[uri], [self._use(names[uri], d, snippets, shown) for d in ds])
             for uri, ds in found.items()
         }
         lab_uses = {
             lab_page(path, self.config): self._use(
-                lab_page(path, self.config), Directive(0, "", path), snippets, results
+                self.page_name(lab_page(path, self.config)), Directive(0, "", path), snippets, shown
             )
             for path in labs
         }
@@ -266,19 +266,7 @@ class SiteBuild:
     def plan_page(self, uri: str, markdown: str, name: str | None = None) -> PagePlan:
         """One page on its own, as a host that renders page by page asks for it; ``name``: the
         page as messages name it, where the host names it otherwise."""
-        plan = self.plan({uri: markdown}).pages[uri]
-        if name is None or name == plan.name:
-            return plan
-        renamed = [
-            dataclasses.replace(
-                use,
-                result=dataclasses.replace(use.result, failure=f"{name}:{use.line}: {use.problem}"),
-            )
-            if use.problem
-            else use
-            for use in plan.uses
-        ]
-        return PagePlan(uri, name, renamed)
+        return self.plan({uri: markdown}, names={uri: name} if name else None).pages[uri]
 
     def page_name(self, uri: str) -> str:
         return f"{self.config.docs}/{uri}" if uri else "<page>"
@@ -300,8 +288,9 @@ class SiteBuild:
         return Snippet(path, decl, source)
 
     def _use(
-        self, uri: str, directive: Directive, snippets: dict[str, Snippet], results: dict[str, Result]
+        self, page: str, directive: Directive, snippets: dict[str, Snippet], results: dict[str, Result]
     ) -> Use:
+        """``page``: the page as messages name it."""
         line = directive.index + 1
         snippet = snippets.get(directive.path) if directive.problem is None else None
         problem = directive.problem if snippet is None else snippet.problem
@@ -311,7 +300,7 @@ class SiteBuild:
                 path=directive.path,
                 status=Status.FAILED,
                 reason=reason,
-                failure=f"{self.page_name(uri)}:{line}: {problem}",
+                failure=f"{page}:{line}: {problem}",
                 environment=self.environment,
             )
             named = directive.problem is None
