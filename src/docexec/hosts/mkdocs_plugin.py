@@ -301,8 +301,9 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         if self.focus:  # only the focused pages' own snippets can be judged
             folders = {"snippets/" + uri.rsplit(".", 1)[0] + "/" for uri in self.focus}
             snippets = [path for path in snippets if path.startswith(tuple(folders))]
-        problems = checks.unused_snippets(snippets, used)
-        problems += [problem for problem in map(checks.snippet_name, snippets) if problem]
+        labs = self.engine.config.labs
+        problems = checks.unused_snippets(snippets, used, labs)
+        problems += [problem for problem in (checks.snippet_name(path, labs) for path in snippets) if problem]
         docs_dir = Path(config.docs_dir).resolve().relative_to(self.root).as_posix()
         for file in files.documentation_pages():
             if file.src_uri.endswith(".md") and file.abs_src_path and self._in_focus(file.src_uri):

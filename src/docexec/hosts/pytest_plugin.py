@@ -12,14 +12,11 @@ from pathlib import Path
 import pytest
 
 from docexec import config as configuration
-from docexec.execution.engine import SNIPPETS_DIR, DeclarationError, Engine
+from docexec.execution.engine import DeclarationError, Engine
 from docexec.execution.result import FAILED, SKIPPED, Result
 
 _engine_key = pytest.StashKey[Engine]()
 _results_key = pytest.StashKey[dict[str, Result]]()
-# pytest-markdown-docs reads the code blocks of Markdown files and docstrings; these are the
-# places it may look. Snippets would be imported (executed) by it, and pages hold no Python.
-MARKDOWN_DOCS_PLACES = ("README.md", "CONTRIBUTING.md", "src/torchguide/")
 OUTPUT_LINES_SHOWN = 40  # of a failing snippet's output, its last
 
 
@@ -33,7 +30,8 @@ def _root(config: pytest.Config) -> Path:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     root = _root(parent.config)
-    if file_path.suffix == ".py" and file_path.is_relative_to(root / SNIPPETS_DIR):
+    snippets = root / parent.config.stash[_engine_key].config.snippets
+    if file_path.suffix == ".py" and file_path.is_relative_to(snippets):
         return SnippetFile.from_parent(parent, path=file_path)
     return None
 
@@ -106,5 +104,8 @@ def pytest_collect_file_markdown_docs_in_place(file_path: Path, parent: pytest.C
     collected = yield
     root = _root(parent.config)
     relative = file_path.relative_to(root).as_posix() if file_path.is_relative_to(root) else ""
-    allowed = any(relative == place or relative.startswith(place) for place in MARKDOWN_DOCS_PLACES)
+    # pytest-markdown-docs reads the code blocks of Markdown files and docstrings; it may look only in
+    # [tool.docexec] markdown-docs. Snippets would be imported (executed) by it, and pages hold no Python.
+    places = parent.config.stash[_engine_key].config.markdown_docs
+    allowed = any(relative == place or relative.startswith(place + "/") for place in places)
     return [c for c in collected if allowed or type(c).__module__ != "pytest_markdown_docs.plugin"]

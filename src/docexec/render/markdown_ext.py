@@ -36,7 +36,7 @@ log = logging.getLogger("mkdocs.plugins.docexec")
 
 # Every line that starts with %run is meant as one: what follows is checked, never ignored.
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)%run(?:[ \t]+(?P<rest>.*))?$")
-SNIPPETS_PREFIX = declarations.SNIPPETS_DIR + "/"
+SNIPPETS_PREFIX = "snippets/"
 MAX_NAME_BYTES = 255  # of one file or folder name (NAME_MAX on Linux and macOS)
 _FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 # After whitespace is normalized (30), which would strip the HTML stash's placeholders, and before
@@ -45,6 +45,7 @@ PRIORITY = 29
 FOLD_AFTER_LINES = 25  # a longer output is shown folded, with a "show all" toggle
 LEGIBLE_TEXT_PX = 8  # a figure is never shown so small that its smallest text gets below this
 REFERENCE_PAGE = "reference/index.md"
+LIBRARY_MODULE, LIBRARY_DISTRIBUTION = "torchguide", "pytorch-foundations"  # until the site plan passes the Config's
 
 
 class SnippetError(Exception):
@@ -290,11 +291,11 @@ class SnippetRenderer:
 
     def _library_note(self, source: str) -> list[str]:
         """Where ``torchguide`` comes from, for a reader who copies the snippet."""
-        if self.library_noted or requirements.LIBRARY_MODULE not in requirements.imported_modules(source):
+        if self.library_noted or LIBRARY_MODULE not in requirements.imported_modules(source):
             return []
         self.library_noted = True
         reference = posixpath.relpath(REFERENCE_PAGE, posixpath.dirname(self.page_uri) or ".")
-        command = requirements.pip_command([requirements.library_requirement(self.library_repository)])
+        command = requirements.pip_command([requirements.library_requirement(LIBRARY_DISTRIBUTION, self.library_repository)])
         return [
             "",
             f"Uses [`torchguide`]({reference}), this site's helper library: `{command}`",

@@ -40,6 +40,7 @@ GPU_NOTE = "*The next cell needs a CUDA GPU; this copy of the site was built wit
 _PAGE_LINK = re.compile(r"\]\((?!\w+:|/|#)([^)\s#]+\.md)(#[^)\s]*)?\)")
 # A drill's snippets, where torchguide.drills' Drill.stub_path and solution_path put them.
 _DRILL_SNIPPET = re.compile(r"(?:^|/)drills/(\w+)_(stub|solution)\.py$")
+LIBRARY_MODULE, LIBRARY_DISTRIBUTION = "torchguide", "pytorch-foundations"  # until the site plan passes the Config's
 CHECKER = "check_here"  # what a drill's solution snippet calls last: torchguide.drills.check_here
 
 
@@ -163,13 +164,15 @@ def outputs(result: Result) -> list[nbformat.NotebookNode]:
 
 def install_cell(sources: list[str], environment: dict, repository: str | None) -> nbformat.NotebookNode:
     modules = set().union(*(requirements.imported_modules(source) for source in sources))
-    wanted = requirements.requirements(modules, environment.get("torch", ""), repository)
+    wanted = requirements.requirements(
+        modules, environment.get("torch", ""), repository, LIBRARY_MODULE, LIBRARY_DISTRIBUTION
+    )
     lines = [
         "# What this notebook imports; its outputs were recorded"
         f" {provenance.environment_words(environment)}.",
     ]
-    if requirements.LIBRARY_MODULE in modules:
-        lines.append(f"# {requirements.LIBRARY_DISTRIBUTION} is this site's project: it ships torchguide.")
+    if LIBRARY_MODULE in modules:
+        lines.append(f"# {LIBRARY_DISTRIBUTION} is this site's project: it ships torchguide.")
     lines.append("%" + requirements.pip_command(wanted))
     return nbformat.v4.new_code_cell("\n".join(lines))
 
