@@ -14,12 +14,12 @@ the pytest plugin) read the environment; the engine takes a `Config`, so a test 
   Where the project keeps things (the engine names no folder or page of its own):
 
     snippets = "snippets"        the folder of snippets; a page's ``%run`` path starts with it
-    labs = "snippets/labs"       notebook pages written as percent-format snippets (none if unset)
+    labs = "snippets/notebooks"  notebook pages written as percent-format snippets (none if unset)
     docs = "docs"                the pages' folder (MkDocs' ``docs_dir`` where MkDocs hosts)
-    reference-page = "reference/index.md"   the page (under docs) that documents the library
+    reference-page = "api/index.md"         the page (under docs) that documents the library
     library-module = "mylib"     the project's own library that snippets import: a page says where
     library-distribution = "my-project"     it comes from, a notebook installs this distribution
-    markdown-docs = ["README.md"]           Markdown files (or folders) whose code blocks pytest runs
+    markdown-docs = ["docs/usage.md"]       Markdown files (or folders) whose code blocks pytest runs
     templates = "templates"      ``page.md`` and ``snippet.py``, from which ``docexec new`` starts
 
     DOCEXEC_DEVICE=cuda|cpu    the device, over ``device``

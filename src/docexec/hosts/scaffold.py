@@ -241,7 +241,7 @@ def _section_end(items: list[_Item], section: _Item | None) -> int:
 
 
 def _natural(path: str) -> list[int | str]:
-    """Sorts day-12 after day-6."""
+    """Sorts part-12 after part-6."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path)]
 
 
