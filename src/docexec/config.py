@@ -187,8 +187,9 @@ def _strings(value: object, where: str) -> tuple[str, ...]:
 
 
 def _relative_path(value: object, where: str) -> str:
-    path = _string(value, where).strip("/")
-    if path.startswith((".", "~")) or ".." in path.split("/") or "\\" in path:
+    given = _string(value, where)
+    path = given.rstrip("/")
+    if given.startswith(("/", ".", "~")) or ".." in path.split("/") or "\\" in path:
         raise ConfigError(f"{where}: expected a path inside the project such as 'docs', got {value!r}")
     return path
 
@@ -197,6 +198,8 @@ def _folder(root: Path, value: object, where: str) -> str:
     path = _relative_path(value, where)
     if not (root / path).is_dir():
         raise ConfigError(f"{where}: {path}/ is not a folder of the project")
+    if not (root / path).resolve().is_relative_to(root.resolve()):
+        raise ConfigError(f"{where}: {path}/ leads out of the project (links followed)")
     return path
 
 
