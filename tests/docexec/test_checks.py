@@ -31,7 +31,9 @@ def test_names_that_state_a_claim_pass(path):
 def test_a_one_word_name_passes_only_in_the_labs_folder_the_project_names():
     assert checks.snippet_name("examples/notebooks/broadcasting.py", labs="examples/notebooks/") is None
     assert checks.snippet_name("examples/notebooks/broadcasting.py") is not None  # a project without labs
-    assert checks.snippet_name("examples/notebooks-old/broadcasting.py", labs="examples/notebooks") is not None
+    assert (
+        checks.snippet_name("examples/notebooks-old/broadcasting.py", labs="examples/notebooks") is not None
+    )
 
 
 def test_every_snippet_no_page_runs_is_named():

@@ -232,7 +232,9 @@ def test_the_layout_is_the_projects_own(tmp_path):
 def test_a_layout_that_cannot_be_used_names_the_file_line_and_key(tmp_path, line, problem):
     (tmp_path / "snippets").mkdir()
     (tmp_path / "leads-out").symlink_to(tmp_path.parent)
-    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "x"\n\n[tool.docexec]\n# one line before\n{line}\n')
+    (tmp_path / "pyproject.toml").write_text(
+        f'[project]\nname = "x"\n\n[tool.docexec]\n# one line before\n{line}\n'
+    )
     key = line.split("=")[0].strip()
     with pytest.raises(ConfigError) as refused:
         config.load(tmp_path)
@@ -253,7 +255,7 @@ def test_a_project_is_found_by_its_table_or_by_a_snippets_folder(tmp_path):
     (tmp_path / "broken" / "pyproject.toml").write_text("[tool.docexec]\nseed = = 1\n")
     assert find_root(tmp_path / "broken" / "deep") == tmp_path / "broken"
     (tmp_path / "other" / "deep").mkdir(parents=True)
-    (tmp_path / "other" / "pyproject.toml").write_text('[tool.ruff]\nline-length = 100\n')
+    (tmp_path / "other" / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
     assert config.is_project(tmp_path / "site") and not config.is_project(tmp_path / "other")
 
 
@@ -294,7 +296,10 @@ def test_a_project_with_its_own_folder_names_runs_through_the_command_line_and_t
     assert "1 failed, 1 passed" in pytest_run.stdout, pytest_run.stdout + pytest_run.stderr
 
     engine = Engine(root, config.load(root).replace(cache_dir=tmp_path / "cache", device="cpu"))
-    assert engine.all_snippets() == ["examples/guide/adds_two_numbers.py", "examples/guide/divides_by_zero.py"]
+    assert engine.all_snippets() == [
+        "examples/guide/adds_two_numbers.py",
+        "examples/guide/divides_by_zero.py",
+    ]
     results, summary = engine.execute(["examples/guide/adds_two_numbers.py"], progress=False)
     assert results["examples/guide/adds_two_numbers.py"].status == PASSED and summary.cached == 1
     (root / "snippets").mkdir()  # a folder of the default name is no snippets folder of this project

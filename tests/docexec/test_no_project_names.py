@@ -23,7 +23,9 @@ def project_names(root: Path) -> dict[str, re.Pattern[str]]:
     names = {name: re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])") for name in exact if name}
     docs = root / settings.docs
     places = {page.relative_to(docs).with_suffix("").as_posix() for page in docs.rglob("*.md")}
-    places |= {folder.name for page in docs.rglob("*.md") for folder in page.relative_to(docs).parents if folder.name}
+    places |= {
+        folder.name for page in docs.rglob("*.md") for folder in page.relative_to(docs).parents if folder.name
+    }
     for place in places - {"index"}:  # index.md is MkDocs' name for a folder's page, not ours
         if "-" in place or "/" in place:  # a slug (week-1, how-this-site-works): no word of prose
             names[place] = re.compile(rf"(?<![\w-]){re.escape(place)}(?![\w-])")

@@ -116,7 +116,9 @@ def test_the_page_snippet_and_templates_are_where_the_projects_configuration_say
         '[tool.docexec]\nsnippets = "examples"\ndocs = "pages"\ntemplates = "page-templates"\n'
     )
     monkeypatch.chdir(tiny / "pages")
-    code = main(["new", "pages/guide/first-steps.md", "--title", "First steps", "--snippet", "tensor_has_a_shape"])
+    code = main(
+        ["new", "pages/guide/first-steps.md", "--title", "First steps", "--snippet", "tensor_has_a_shape"]
+    )
     assert code == 0, capsys.readouterr()
     page = (tiny / "pages/guide/first-steps.md").read_text()
     assert "%run examples/guide/first-steps/tensor_has_a_shape.py" in page

@@ -32,14 +32,10 @@ def _relative(path: str, root: Path, folder: str) -> list[str]:
         raise FileNotFoundError(f"{path}: not inside the project at {root}")
     snippets = root / folder
     if not target.is_relative_to(snippets):
-        raise FileNotFoundError(
-            f"{path}: holds no snippet (snippets are the .py files under {folder}/)"
-        )
+        raise FileNotFoundError(f"{path}: holds no snippet (snippets are the .py files under {folder}/)")
     files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
     if not files or (target.is_file() and target.suffix != ".py"):
-        raise FileNotFoundError(
-            f"{path}: holds no snippet (snippets are the .py files under {folder}/)"
-        )
+        raise FileNotFoundError(f"{path}: holds no snippet (snippets are the .py files under {folder}/)")
     return [file.relative_to(root).as_posix() for file in files]
 
 
@@ -63,8 +59,9 @@ def _print_result(outcome: Result) -> None:
 
 def _new(root: Path, args: argparse.Namespace) -> int:
     try:
+        settings = config.load(root)
         created = scaffold.new_page(
-            root, args.page, args.title, args.snippet, args.question, args.asked, args.source, config.load(root)
+            root, args.page, args.title, args.snippet, args.question, args.asked, args.source, settings
         )
     except (scaffold.ScaffoldError, config.ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -85,7 +82,9 @@ def _engine(root: Path, args: argparse.Namespace) -> Engine:
 
 def _run_command(root: Path, args: argparse.Namespace) -> int:
     engine = _engine(root, args)
-    paths = [p for given in args.paths for p in _relative(given, root, engine.config.snippets)] or engine.all_snippets()
+    paths = [
+        p for given in args.paths for p in _relative(given, root, engine.config.snippets)
+    ] or engine.all_snippets()
     if args.shard:
         index, count = shards.parse_shard(args.shard)
         paths = shards.shard(engine, paths, index, count)

@@ -45,7 +45,8 @@ PRIORITY = 29
 FOLD_AFTER_LINES = 25  # a longer output is shown folded, with a "show all" toggle
 LEGIBLE_TEXT_PX = 8  # a figure is never shown so small that its smallest text gets below this
 REFERENCE_PAGE = "reference/index.md"
-LIBRARY_MODULE, LIBRARY_DISTRIBUTION = "torchguide", "pytorch-foundations"  # until the site plan passes the Config's
+# Until the site plan hands this module the Config's library-module and library-distribution.
+LIBRARY_MODULE, LIBRARY_DISTRIBUTION = "torchguide", "pytorch-foundations"
 
 
 class SnippetError(Exception):
@@ -295,7 +296,9 @@ class SnippetRenderer:
             return []
         self.library_noted = True
         reference = posixpath.relpath(REFERENCE_PAGE, posixpath.dirname(self.page_uri) or ".")
-        command = requirements.pip_command([requirements.library_requirement(LIBRARY_DISTRIBUTION, self.library_repository)])
+        command = requirements.pip_command(
+            [requirements.library_requirement(LIBRARY_DISTRIBUTION, self.library_repository)]
+        )
         return [
             "",
             f"Uses [`torchguide`]({reference}), this site's helper library: `{command}`",

@@ -40,7 +40,8 @@ GPU_NOTE = "*The next cell needs a CUDA GPU; this copy of the site was built wit
 _PAGE_LINK = re.compile(r"\]\((?!\w+:|/|#)([^)\s#]+\.md)(#[^)\s]*)?\)")
 # A drill's snippets, where torchguide.drills' Drill.stub_path and solution_path put them.
 _DRILL_SNIPPET = re.compile(r"(?:^|/)drills/(\w+)_(stub|solution)\.py$")
-LIBRARY_MODULE, LIBRARY_DISTRIBUTION = "torchguide", "pytorch-foundations"  # until the site plan passes the Config's
+# Until the site plan hands this module the Config's library-module and library-distribution.
+LIBRARY_MODULE, LIBRARY_DISTRIBUTION = "torchguide", "pytorch-foundations"
 CHECKER = "check_here"  # what a drill's solution snippet calls last: torchguide.drills.check_here
 
 

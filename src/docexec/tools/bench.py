@@ -235,7 +235,9 @@ def _preview_snippet(project: Path, page: str | None) -> tuple[str, str]:
             declared = parse_file(project / path, project, settings.snippets)
             if not declared.cuda and not declared.raises:
                 return file.relative_to(docs).with_suffix("").as_posix(), path
-    raise LookupError(f"{settings.docs}/{page}.md runs no plain snippet" if page else "no page runs a plain snippet")
+    raise LookupError(
+        f"{settings.docs}/{page}.md runs no plain snippet" if page else "no page runs a plain snippet"
+    )
 
 
 def _url_path(page: str) -> str:
