@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docexec.config import Config
-from docexec.execution.result import PASSED, Result
+from docexec.execution.result import Result, Status
 
 if TYPE_CHECKING:
     from docexec.execution.engine import Engine
@@ -135,12 +135,16 @@ def record(engine: Engine, today: datetime.date, force: bool = False) -> RecordR
             f"recording GPU outputs needs a CUDA device, and this engine's device is "
             f"{engine.environment['device']}: run `{RECORD_COMMAND}` on a CUDA machine"
         )
-    paths = [path for path in engine.all_snippets() if engine.declarations(path).cuda]
-    results, _ = engine.execute(paths)
     report = RecordReport()
+    declared = {path: engine.declared(path) for path in engine.all_snippets()}
+    # A snippet whose declarations cannot be read fails here, and its recording stays: it may be CUDA.
+    unreadable = [outcome for outcome in declared.values() if isinstance(outcome, Result)]
+    report.failures += unreadable
+    paths = [path for path, decl in declared.items() if not isinstance(decl, Result) and decl.cuda]
+    results, _ = engine.execute(paths)
     for path in paths:
         outcome = results[path]
-        if outcome.status != PASSED:
+        if outcome.status is not Status.PASSED:
             report.failures.append(outcome)
             continue
         old = load(engine.root, path, engine.config.snippets)
@@ -152,8 +156,9 @@ def record(engine: Engine, today: datetime.date, force: bool = False) -> RecordR
             continue
         write(engine.root, outcome, today, engine.config.snippets)
         report.written.append(path)
+    kept = {*paths, *(outcome.path for outcome in unreadable)}
     for snippet in _recorded_snippets(engine.root, engine.config.snippets):
-        if snippet not in paths:
+        if snippet not in kept:
             recording_file(engine.root, snippet, engine.config.snippets).unlink()
             report.removed.append(snippet)
     return report

@@ -12,8 +12,8 @@ import pytest
 
 from docexec import config
 from docexec.config import ConfigError
-from docexec.execution.engine import DeclarationError, Engine
-from docexec.execution.result import PASSED
+from docexec.execution.engine import Engine
+from docexec.execution.result import Reason, Status
 
 SETTINGS = """\
 [project]
@@ -149,7 +149,7 @@ def test_preloading_changes_how_fast_a_snippet_starts_never_what_it_prints(proje
     imported_by_the_snippet = project.engine().execute([path], progress=False)[0][path]
     preloading = project.engine(preload=("numpy", "torch"), force=True)
     preloaded = preloading.execute([path], progress=False)[0][path]
-    assert imported_by_the_snippet.status == preloaded.status == PASSED
+    assert imported_by_the_snippet.status == preloaded.status == Status.PASSED
     assert imported_by_the_snippet.output == preloaded.output
     assert imported_by_the_snippet.output.split()[-1] == "1"  # one intra-op thread either way
     print(imported_by_the_snippet.output)
@@ -301,8 +301,8 @@ def test_a_project_with_its_own_folder_names_runs_through_the_command_line_and_t
         "examples/guide/divides_by_zero.py",
     ]
     results, summary = engine.execute(["examples/guide/adds_two_numbers.py"], progress=False)
-    assert results["examples/guide/adds_two_numbers.py"].status == PASSED and summary.cached == 1
+    assert results["examples/guide/adds_two_numbers.py"].status is Status.PASSED and summary.cached == 1
     (root / "snippets").mkdir()  # a folder of the default name is no snippets folder of this project
     (root / "snippets" / "elsewhere.py").write_text(PASSES)
-    with pytest.raises(DeclarationError, match=r"not inside examples/"):
-        engine.declarations("snippets/elsewhere.py")
+    elsewhere = engine.execute(["snippets/elsewhere.py"], progress=False)[0]["snippets/elsewhere.py"]
+    assert elsewhere.reason is Reason.NO_SUCH_SNIPPET and "not inside examples/" in elsewhere.failure

@@ -326,7 +326,7 @@ def test_a_solution_splits_into_what_the_reader_writes_and_the_check():
 
 
 def test_a_folded_block_that_runs_a_snippet_opens_into_a_title_prose_and_the_code_cell(module_project):
-    from docexec.execution.result import PASSED, Result
+    from docexec.execution.result import Result, Status
 
     module_project.snippet("page/inside.py", "print('inside')\n")
     page = (
@@ -334,7 +334,7 @@ def test_a_folded_block_that_runs_a_snippet_opens_into_a_title_prose_and_the_cod
         "    After it, a paragraph\n    on two lines.\n\nOutside.\n"
     )
     built = page_notebook.notebook_for_page(
-        module_project.root, page, lambda path: Result(path=path, status=PASSED), {}
+        module_project.root, page, lambda path: Result(path=path, status=Status.PASSED), {}
     )
     cells = [(cell.cell_type, cell.source) for cell in built.cells[1:]]
     assert cells == [

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from docexec.execution.result import FAILED, PASSED
+from docexec.execution.result import Status
 
 DATALOADER_TWO_WORKERS = """
     import os
@@ -155,7 +155,7 @@ def stdout_of(result) -> str:
 @pytest.mark.parametrize("name", COMPARED)
 def test_the_output_is_what_python_prints(batch, module_project, tmp_path, name):
     result = batch[name]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     assert stdout_of(result), "a snippet that prints nothing proves nothing"
     assert stdout_of(result) == python_stdout(module_project.root / "snippets" / name, tmp_path / "cwd")
 
@@ -211,7 +211,7 @@ def printed_pids(output: str) -> list[int]:
 @pytest.mark.parametrize(("name", "processes"), [("stalled_dataloader.py", 3), ("stalled_spawn.py", 2)])
 def test_a_stalled_snippet_is_killed_at_the_timeout_with_its_workers(batch, name, processes):
     result = batch[name]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED
     assert "timed out after 3 s" in result.failure
     pids = printed_pids(result.output)
     assert len(pids) == processes  # the snippet's process and its workers had all started

@@ -19,7 +19,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from docexec.execution.result import PASSED, Result
+from docexec.execution.result import Result, Status
 from docexec.render import page_notebook
 from torchguide.drills import all_drills
 
@@ -42,7 +42,7 @@ def notebooks() -> dict[str, nbformat.NotebookNode]:
     for page in sorted({drill.page for drill in DRILLS.values()}):
         markdown = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
         notebook = page_notebook.notebook_for_page(
-            ROOT, markdown, lambda path: Result(path=path, status=PASSED), ENVIRONMENT
+            ROOT, markdown, lambda path: Result(path=path, status=Status.PASSED), ENVIRONMENT
         )
         nbformat.validate(notebook)
         built[page] = notebook

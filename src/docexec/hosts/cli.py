@@ -15,9 +15,9 @@ from pathlib import Path
 
 from docexec import config, recordings
 from docexec.execution import shards
-from docexec.execution.engine import DeclarationError, Engine, find_root
+from docexec.execution.engine import Engine, find_root
 from docexec.execution.pool import EngineError
-from docexec.execution.result import FAILED, SKIPPED, Result
+from docexec.execution.result import Result, Status
 from docexec.hosts import scaffold
 from docexec.render import provenance
 
@@ -40,11 +40,11 @@ def _relative(path: str, root: Path, folder: str) -> list[str]:
 
 
 def _print_result(outcome: Result) -> None:
-    origin = "cached" if outcome.cached else f"{outcome.duration:.2f} s"
-    if outcome.status == SKIPPED:
+    origin = "cached" if outcome.cached else f"{outcome.duration:.2f} s" if outcome.ran else "not run"
+    if outcome.status is Status.SKIPPED:
         print(f"SKIP {outcome.path}: {outcome.failure}")
         return
-    label = "FAIL" if outcome.status == FAILED else "PASS"
+    label = "FAIL" if outcome.status is Status.FAILED else "PASS"
     print(f"{label} {outcome.path} ({origin})")
     body = outcome.output
     if outcome.expected_exception and outcome.exception:
@@ -53,7 +53,7 @@ def _print_result(outcome: Result) -> None:
         print(f"    {line}")
     if outcome.figures:
         print(f"    [{len(outcome.figures)} figure(s)]")
-    if outcome.status == FAILED:
+    if outcome.status is Status.FAILED:
         print(f"  {outcome.failure}")
 
 
@@ -91,7 +91,7 @@ def _run_command(root: Path, args: argparse.Namespace) -> int:
         print(f"shard {index}/{count}: {len(paths)} snippets")
     results, summary = engine.execute(paths)
     for path in sorted(results):
-        if not args.quiet or results[path].status == FAILED:
+        if not args.quiet or results[path].status is Status.FAILED:
             _print_result(results[path])
     if args.report:
         Path(args.report).write_text(json.dumps(_report(results), indent=1, sort_keys=True) + "\n")
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     command = {"run": _run_command, "record": _record, "merge-cache": _merge}[args.command]
     try:
         return command(root, args)
-    except (DeclarationError, EngineError, FileNotFoundError, ValueError) as error:
+    except (EngineError, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

@@ -31,7 +31,7 @@ from mkdocs.structure.pages import Page
 from docexec import checks, recordings
 from docexec.config import ConfigError, from_environment
 from docexec.execution.engine import DeclarationError, Engine, Summary
-from docexec.execution.result import FAILED, SKIPPED, Figure, Result
+from docexec.execution.result import Figure, Reason, Result, Status
 from docexec.hosts.preview import Preview, pending_result
 from docexec.render import build_report, labs, page_notebook, provenance
 from docexec.render.figure_files import figure_name, served_bytes
@@ -153,8 +153,8 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         notebook_root = self.engine.cache.root / "pages"
         self.lab_pages = set()
         for path in lab_paths:
-            result = self.results.get(path) or Result(path=path, status=SKIPPED)  # no outputs
-            if result.status == FAILED:
+            result = self.results.get(path) or Result(path, Status.SKIPPED, Reason.EXECUTION_OFF)  # none run
+            if result.status == Status.FAILED:
                 log.warning("lab %s failed: %s", labs.page_uri(path), result.failure)
             try:
                 labs.write_notebook(
@@ -318,7 +318,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             return pending_result(path, self.engine.environment)
         if path not in self.results:
             if not self.execute:
-                return Result(path=path, status=SKIPPED, failure="execution is switched off")
+                return Result(path, Status.SKIPPED, Reason.EXECUTION_OFF, failure="execution is switched off")
             results, _ = self.engine.execute([path], progress=False)
             self.results.update(results)
         return self.results[path]
@@ -333,13 +333,13 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
 
     def _recorded_results(self) -> list[Result]:
         """The results of the recordings that pages will show: their figures are part of the site."""
-        skipped = [path for path, result in self.results.items() if result.status == SKIPPED]
+        skipped = [path for path, result in self.results.items() if result.status == Status.SKIPPED]
         found = [self._recording(path) for path in skipped]
         return [recording.result for recording in found if recording is not None and not recording.stale]
 
     def _needs_gpu(self, page: Page) -> list[bool]:
         """For each output the page shows from a run here, whether its snippet is declared ``cuda``."""
-        ran = [outcome.path for outcome in self.renderer.outcomes if outcome.status != SKIPPED]
+        ran = [outcome.path for outcome in self.renderer.outcomes if outcome.status != Status.SKIPPED]
         if page.file.src_uri in self.lab_pages:
             ran.append(f"{labs.LABS_DIR}/{posixpath.basename(page.file.src_uri).removesuffix('.ipynb')}.py")
         return [self.engine.declarations(path).cuda for path in ran]

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from docexec import config as configuration
-from docexec.execution.engine import DeclarationError, Engine
-from docexec.execution.result import FAILED, SKIPPED, Result
+from docexec.execution.engine import Engine
+from docexec.execution.result import Result, Status
 
 _engine_key = pytest.StashKey[Engine]()
 _results_key = pytest.StashKey[dict[str, Result]]()
@@ -49,19 +49,19 @@ class SnippetItem(pytest.Item):
     def runtest(self) -> None:
         results = self.config.stash.get(_results_key, {})
         outcome = results.get(self.snippet)
-        if outcome is None:  # not prepared in bulk (e.g. declarations broke the batch): run alone
+        if outcome is None:  # not prepared in bulk (collected by another plugin's hook): run alone
             engine = self.config.stash[_engine_key]
             outcome = engine.execute([self.snippet], progress=False)[0][self.snippet]
-        if outcome.status == SKIPPED:
+        if outcome.status is Status.SKIPPED:
             raise pytest.skip.Exception(outcome.failure or "skipped", _use_item_location=True)
-        if outcome.status == FAILED:
+        if outcome.status is Status.FAILED:
             if outcome.output:  # what it printed first, its workers' messages too (a C++ abort says why)
                 tail = "".join(outcome.output.splitlines(keepends=True)[-OUTPUT_LINES_SHOWN:])
                 self.add_report_section("call", "snippet output", tail)
             raise SnippetError(outcome.failure)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # type: ignore[no-untyped-def]
-        if isinstance(excinfo.value, (SnippetError, DeclarationError)):
+        if isinstance(excinfo.value, SnippetError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 
@@ -82,15 +82,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if not snippets:
         return
     engine = session.config.stash[_engine_key]
-    valid = []
-    for path in snippets:
-        try:
-            engine.declarations(path)
-            valid.append(path)
-        except DeclarationError:
-            pass  # its own test reports the error with file:line
-    try:
-        results, summary = engine.execute(valid)
+    try:  # a snippet that cannot run is a failed result: its own test reports it with file:line
+        results, summary = engine.execute(snippets)
     except SystemExit as stop:  # SIGTERM, once the engine has ended its snippets: a stop, no crash
         pytest.exit(f"docexec: stopped by a signal (exit status {stop.code})", returncode=stop.code)
     session.config.stash[_results_key] = results

@@ -26,7 +26,7 @@ from markdown.preprocessors import Preprocessor
 
 from docexec import recordings
 from docexec.execution import declarations
-from docexec.execution.result import FAILED, SKIPPED, Figure, Result
+from docexec.execution.result import Figure, Result, Status
 from docexec.render import gist, output_layout, provenance, requirements
 
 if TYPE_CHECKING:
@@ -223,9 +223,9 @@ class SnippetRenderer:
         outcome = self.results(path)
         self.outcomes.append(outcome)
         library = self._library_note(source)
-        if outcome.status == SKIPPED:
+        if outcome.status == Status.SKIPPED:
             return lines + (self._cuda_note(path) if decl.cuda else []) + whole_proof + library
-        if outcome.status == FAILED:
+        if outcome.status == Status.FAILED:
             if self.strict:
                 raise SnippetError(f"{where}: snippet failed: {outcome.failure}")
             log.warning("%s: snippet failed: %s", where, outcome.failure)

@@ -26,7 +26,7 @@ from pathlib import Path
 import nbformat
 
 from docexec.execution import declarations
-from docexec.execution.result import PASSED, SKIPPED, Figure, Result
+from docexec.execution.result import Figure, Result, Status
 from docexec.render import provenance, requirements
 from docexec.render.figure_files import served_bytes
 from docexec.render.markdown_ext import directive_lines
@@ -256,7 +256,7 @@ def _solution_fold(
     written, _ = split_solution(code)
     body = _fenced(written, "python")
     said = "".join(text for cell in result.cells for name, text in cell.streams if name == "stdout")
-    if result.status == PASSED and said.strip():
+    if result.status == Status.PASSED and said.strip():
         body += ["", "The checker said of it:", "", *_fenced(said, "text")]
     cell = nbformat.v4.new_markdown_cell("\n".join(_details(title or "A reference solution", body)))
     cell.metadata["docexec"] = {"snippet": path, "drill": drill, "role": "solution"}
@@ -294,7 +294,7 @@ def notebook_for_page(
             continue
         cell = nbformat.v4.new_code_cell(code.rstrip("\n"))
         cell.metadata["docexec"] = {"snippet": path}
-        if result.status == SKIPPED:
+        if result.status == Status.SKIPPED:
             cells.append(nbformat.v4.new_markdown_cell(GPU_NOTE))
         else:
             count += 1

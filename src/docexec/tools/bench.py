@@ -89,7 +89,7 @@ def measure_overhead(project: Path, cache: Path) -> None:
     if len(snippets) < MIN_SNIPPETS:
         print(f"   note: fewer than {MIN_SNIPPETS} snippets in the project")
     results, _ = engine.execute(snippets, progress=False)
-    snippets = [p for p in snippets if results[p].status == Status.PASSED]
+    snippets = [p for p in snippets if results[p].status is Status.PASSED]
     forked = {p: results[p].duration for p in snippets}
     own = {p: results[p].exec_seconds for p in snippets}
     timed = {p: _python_wall_time(project, p) for p in snippets}
