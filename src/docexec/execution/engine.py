@@ -126,7 +126,7 @@ class Engine:
             self._pool.close()
 
     def all_snippets(self) -> list[str]:
-        folder = self.root / SNIPPETS_DIR
+        folder = self.root / self.config.snippets
         return sorted(p.relative_to(self.root).as_posix() for p in folder.rglob("*.py"))
 
     def declarations(self, path: str) -> Declarations:
