@@ -23,19 +23,20 @@ from docexec.render import provenance
 
 
 def _relative(path: str, root: Path, folder: str) -> list[str]:
-    """The snippets that ``path`` names: a snippet, or a folder that holds at least one. Anything
-    else is refused: an empty folder or ``docs/`` must not stand for "every snippet"."""
+    """The snippets that ``path`` names: a snippet, or a folder that holds at least one (under the
+    snippets ``folder``). Anything else is refused: an empty folder or ``docs/`` must not stand for
+    "every snippet"."""
     target = Path(path).resolve()
     if not target.exists():
         raise FileNotFoundError(f"{path}: no such snippet")
     if not target.is_relative_to(root):
         raise FileNotFoundError(f"{path}: not inside the project at {root}")
-    snippets = root / folder
-    if not target.is_relative_to(snippets):
-        raise FileNotFoundError(f"{path}: holds no snippet (snippets are the .py files under {folder}/)")
+    refused = FileNotFoundError(f"{path}: holds no snippet (snippets are the .py files under {folder}/)")
+    if not target.is_relative_to(root / folder):
+        raise refused
     files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
     if not files or (target.is_file() and target.suffix != ".py"):
-        raise FileNotFoundError(f"{path}: holds no snippet (snippets are the .py files under {folder}/)")
+        raise refused
     return [file.relative_to(root).as_posix() for file in files]
 
 
@@ -82,9 +83,8 @@ def _engine(root: Path, args: argparse.Namespace) -> Engine:
 
 def _run_command(root: Path, args: argparse.Namespace) -> int:
     engine = _engine(root, args)
-    paths = [
-        p for given in args.paths for p in _relative(given, root, engine.config.snippets)
-    ] or engine.all_snippets()
+    given = [p for path in args.paths for p in _relative(path, root, engine.config.snippets)]
+    paths = given or engine.all_snippets()
     if args.shard:
         index, count = shards.parse_shard(args.shard)
         paths = shards.shard(engine, paths, index, count)

@@ -29,8 +29,7 @@ def _root(config: pytest.Config) -> Path:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    root = _root(parent.config)
-    snippets = root / parent.config.stash[_engine_key].config.snippets
+    snippets = _root(parent.config) / parent.config.stash[_engine_key].config.snippets
     if file_path.suffix == ".py" and file_path.is_relative_to(snippets):
         return SnippetFile.from_parent(parent, path=file_path)
     return None
@@ -79,7 +78,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     snippets = [item.snippet for item in session.items if isinstance(item, SnippetItem)]
-    if not snippets:
+    if not snippets or session.config.option.collectonly:  # listing tests runs none
         return
     engine = session.config.stash[_engine_key]
     try:  # a snippet that cannot run is a failed result: its own test reports it with file:line
@@ -94,11 +93,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(wrapper=True, specname="pytest_collect_file")
 def pytest_collect_file_markdown_docs_in_place(file_path: Path, parent: pytest.Collector):  # type: ignore[no-untyped-def]
+    """pytest-markdown-docs reads the code blocks of Markdown files and docstrings: only in the
+    project's ``markdown-docs`` places. Snippets would be imported (executed) by it."""
     collected = yield
     root = _root(parent.config)
-    relative = file_path.relative_to(root).as_posix() if file_path.is_relative_to(root) else ""
-    # pytest-markdown-docs reads the code blocks of Markdown files and docstrings; it may look only in
-    # [tool.docexec] markdown-docs. Snippets would be imported (executed) by it, and pages hold no Python.
     places = parent.config.stash[_engine_key].config.markdown_docs
+    relative = file_path.relative_to(root).as_posix() if file_path.is_relative_to(root) else ""
     allowed = any(relative == place or relative.startswith(place + "/") for place in places)
     return [c for c in collected if allowed or type(c).__module__ != "pytest_markdown_docs.plugin"]
