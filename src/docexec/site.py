@@ -178,6 +178,7 @@ class Site:
     summary: Summary
     markdown: dict[str, str]  # page uri -> its Markdown as planned
     snippets: str  # the snippets folder
+    labs_folder: str | None  # the labs folder, where the project has one
 
     def pages_using(self, path: str) -> list[str]:
         """The pages that show snippet ``path`` (a lab's page included)."""
@@ -261,7 +262,7 @@ class SiteBuild:
             )
             for path in labs
         }
-        return Site(plans, lab_uses, results, summary, dict(pages), self.config.snippets)
+        return Site(plans, lab_uses, results, summary, dict(pages), self.config.snippets, self.config.labs)
 
     def plan_page(self, uri: str, markdown: str, name: str | None = None) -> PagePlan:
         """One page on its own, as a host that renders page by page asks for it; ``name``: the
@@ -281,7 +282,7 @@ class SiteBuild:
             )
             return Snippet(path, problem=problem, reason=Reason.NO_SUCH_SNIPPET)
         try:
-            decl = declarations.parse_file(file, self.root)  # also refuses a link out of the folder
+            decl = declarations.parse_file(file, self.root, self.config.snippets)  # refuses a link out
             source = file.read_text(encoding="utf-8")
         except declarations.DeclarationError as error:
             return Snippet(path, problem=str(error), reason=Reason.BAD_DECLARATION)
@@ -390,8 +391,10 @@ def problems(
     if focus:
         folders = tuple(f"{site.snippets}/{uri.rsplit('.', 1)[0]}/" for uri in focus)
         snippets = [path for path in snippets if path.startswith(folders)]
-    found = checks.unused_snippets(snippets, set(site.shown_on()))
-    found += [problem for problem in map(checks.snippet_name, snippets) if problem]
+    found = checks.unused_snippets(snippets, set(site.shown_on()), site.labs_folder)
+    found += [
+        problem for problem in (checks.snippet_name(path, site.labs_folder) for path in snippets) if problem
+    ]
     for uri, text in site.markdown.items():
         plan = site.pages[uri]
         found += checks.page_code_blocks(text, plan.name)

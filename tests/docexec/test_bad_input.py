@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from docexec.execution.declarations import DeclarationError, parse
 from docexec.execution.result import Reason, Result, Status
+from docexec.hosts.preview import Preview
 from docexec.render.markdown_ext import RunExtension, SnippetError, SnippetRenderer
 
 BAD_RUN_LINES = [
@@ -71,6 +72,22 @@ def test_a_bad_declaration_among_good_snippets_fails_only_itself(project):
     project.snippet("page/b.py", "x = 1\n# docexec: timeout=5\nprint('b ran')\n")
     again, summary = engine.execute([first, bad, last], progress=False)
     assert again[bad].output == "b ran\n" and summary.executed == 1 and summary.cached == 2
+
+
+def test_the_preview_shows_a_bad_declaration_as_its_snippets_failure_and_goes_on(project):
+    good = project.snippet("page/good.py", "print('good')\n")
+    bad = project.snippet("page/bad.py", "# docexec: timeout=-1\nprint('must not run')\n")
+    preview = Preview(project.engine(), rebuild=lambda: None)
+    try:
+        results, summary, pending = preview.results([good, bad])
+        assert not pending and results[good].output == "good\n" and summary.failures == [results[bad]]
+        assert results[bad].reason == Reason.BAD_DECLARATION
+        assert results[bad].failure.startswith(f"{bad}:1: timeout=-1 is not a number")
+        project.snippet("page/bad.py", "# docexec: timeout=5\nprint('fixed')\n")
+        results, summary, _ = preview.results([good, bad])
+        assert results[bad].output == "fixed\n" and summary.executed == 1 and not summary.failures
+    finally:
+        preview.close()
 
 
 def test_a_path_that_names_no_snippet_fails_only_itself(project, tmp_path):

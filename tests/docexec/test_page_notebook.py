@@ -131,8 +131,10 @@ def test_prose_is_plain_markdown_that_jupyter_reads(notebook):
 
 
 def test_requirements_map_modules_to_what_pip_installs():
-    found = requirements.requirements({"torch", "os", "numpy", "torchguide"}, "2.13.0+cpu", None)
-    assert found == ["torch==2.13.0", "numpy", "pytorch-foundations"]
+    found = requirements.requirements(
+        {"torch", "os", "numpy", "mylib"}, "2.13.0+cpu", None, "mylib", "my-project"
+    )
+    assert found == ["torch==2.13.0", "my-project", "numpy"]
     assert requirements.imported_modules("import a.b\nfrom c.d import e\nfrom . import f\n") == {"a", "c"}
 
 

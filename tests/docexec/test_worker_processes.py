@@ -84,8 +84,10 @@ LEFT_RUNNING = """
     print("main code done")
 """
 
+# Long enough for every worker to have started on a machine busy with other work (3 s was not,
+# with the whole batch starting at once), short enough that the batch does not wait long.
 STALLED_DATALOADER = """
-    # docexec: timeout=3
+    # docexec: timeout=6
     import os
     import time
     from torch.utils.data import DataLoader, Dataset
@@ -105,7 +107,7 @@ STALLED_DATALOADER = """
 """
 
 STALLED_SPAWN = """
-    # docexec: timeout=3
+    # docexec: timeout=6
     import multiprocessing
     import os
     import time
@@ -212,7 +214,7 @@ def printed_pids(output: str) -> list[int]:
 def test_a_stalled_snippet_is_killed_at_the_timeout_with_its_workers(batch, name, processes):
     result = batch[name]
     assert result.status == Status.FAILED
-    assert "timed out after 3 s" in result.failure
+    assert "timed out after 6 s" in result.failure
     pids = printed_pids(result.output)
     assert len(pids) == processes  # the snippet's process and its workers had all started
     assert_all_gone(pids)
@@ -222,7 +224,7 @@ def test_the_subprocess_fallback_carries_worker_processes_too(project):
     pool = project.snippet("spawn_pool.py", COMPARED["spawn_pool.py"])
     # A fresh interpreter per snippet, and one more for the spawned worker: a little longer than
     # under fork, so that the worker has surely started when the kill comes.
-    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=3", "timeout=5"))
+    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=6", "timeout=8"))
     results, _ = project.engine(fork=False).execute([pool, stalled], progress=False)
     assert results[pool].output == "[0, 1, 4, 9, 16, 25]\n"
     assert "timed out" in results[stalled].failure

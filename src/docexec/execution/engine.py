@@ -24,7 +24,6 @@ from docexec.execution.device import environment as device_environment
 from docexec.execution.result import Reason, Result, Status
 from docexec.sandbox import restrictions
 
-SNIPPETS_DIR = "snippets"
 PROGRESS_BAR_FROM = 8  # uncached snippets; fewer finish before a bar would be worth drawing
 # The folders whose code decides what a snippet prints or how its run is judged: a change to any
 # file in them runs everything again, a module added there included.
@@ -126,12 +125,12 @@ class Engine:
             self._pool.close()
 
     def all_snippets(self) -> list[str]:
-        folder = self.root / SNIPPETS_DIR
+        folder = self.root / self.config.snippets
         return sorted(p.relative_to(self.root).as_posix() for p in folder.rglob("*.py"))
 
     def declarations(self, path: str) -> Declarations:
         """Raises `DeclarationError` (``file:line``) or `FileNotFoundError`."""
-        return declarations.parse_file(self.root / path, self.root)
+        return declarations.parse_file(self.root / path, self.root, self.config.snippets)
 
     def declared(self, path: str) -> Declarations | Result:
         """The declarations of ``path``, or the failed result that says why it cannot run: its file
@@ -149,7 +148,7 @@ class Engine:
             missing = "not a file" if file.exists() else "the file does not exist"
             return self._unusable(path, Reason.NO_SUCH_SNIPPET, f"{path}: no such snippet: {missing}")
         try:
-            return declarations.parse_file(file, self.root)
+            return declarations.parse_file(file, self.root, folder)
         except DeclarationError as error:
             return self._unusable(path, Reason.BAD_DECLARATION, str(error))
         except OSError as error:  # removed or made unreadable since: as good as no file
@@ -276,11 +275,13 @@ class Engine:
 
 
 def find_root(start: Path) -> Path:
-    """The nearest folder at or above ``start`` that holds ``snippets/``."""
+    """The nearest folder at or above ``start`` that is a project (`docexec.config.is_project`)."""
     for folder in [start.resolve(), *start.resolve().parents]:
-        if (folder / SNIPPETS_DIR).is_dir():
+        if configuration.is_project(folder):
             return folder
-    raise FileNotFoundError(f"no {SNIPPETS_DIR}/ folder at or above {start}")
+    raise FileNotFoundError(
+        f"no project at or above {start}: no pyproject.toml with [tool.docexec], no {Config.snippets}/ folder"
+    )
 
 
 __all__ = ["Config", "DeclarationError", "Engine", "Summary", "detect_device", "find_root"]

@@ -12,14 +12,11 @@ from pathlib import Path
 import pytest
 
 from docexec import config as configuration
-from docexec.execution.engine import SNIPPETS_DIR, Engine
+from docexec.execution.engine import Engine
 from docexec.execution.result import Result, Status
 
 _engine_key = pytest.StashKey[Engine]()
 _results_key = pytest.StashKey[dict[str, Result]]()
-# pytest-markdown-docs reads the code blocks of Markdown files and docstrings; these are the
-# places it may look. Snippets would be imported (executed) by it, and pages hold no Python.
-MARKDOWN_DOCS_PLACES = ("README.md", "CONTRIBUTING.md", "src/torchguide/")
 OUTPUT_LINES_SHOWN = 40  # of a failing snippet's output, its last
 
 
@@ -32,8 +29,8 @@ def _root(config: pytest.Config) -> Path:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    root = _root(parent.config)
-    if file_path.suffix == ".py" and file_path.is_relative_to(root / SNIPPETS_DIR):
+    snippets = _root(parent.config) / parent.config.stash[_engine_key].config.snippets
+    if file_path.suffix == ".py" and file_path.is_relative_to(snippets):
         return SnippetFile.from_parent(parent, path=file_path)
     return None
 
@@ -81,7 +78,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     snippets = [item.snippet for item in session.items if isinstance(item, SnippetItem)]
-    if not snippets:
+    if not snippets or session.config.option.collectonly:  # listing tests runs none
         return
     engine = session.config.stash[_engine_key]
     try:  # a snippet that cannot run is a failed result: its own test reports it with file:line
@@ -96,8 +93,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(wrapper=True, specname="pytest_collect_file")
 def pytest_collect_file_markdown_docs_in_place(file_path: Path, parent: pytest.Collector):  # type: ignore[no-untyped-def]
+    """pytest-markdown-docs reads the code blocks of Markdown files and docstrings: only in the
+    project's ``markdown-docs`` places. Snippets would be imported (executed) by it."""
     collected = yield
     root = _root(parent.config)
+    places = parent.config.stash[_engine_key].config.markdown_docs
     relative = file_path.relative_to(root).as_posix() if file_path.is_relative_to(root) else ""
-    allowed = any(relative == place or relative.startswith(place) for place in MARKDOWN_DOCS_PLACES)
+    allowed = any(relative == place or relative.startswith(place + "/") for place in places)
     return [c for c in collected if allowed or type(c).__module__ != "pytest_markdown_docs.plugin"]

@@ -225,7 +225,10 @@ class SnippetRenderer:
         if self.config.reference_page:
             here = posixpath.dirname(self.page_uri) or "."
             name = f"[{name}]({posixpath.relpath(self.config.reference_page, here)})"
-        command = requirements.pip_command([requirements.library_requirement(self.library_repository)])
+        distribution = self.config.library_distribution or module
+        command = requirements.pip_command(
+            [requirements.library_requirement(distribution, self.library_repository)]
+        )
         return [
             "",
             f"Uses {name}, this site's helper library: `{command}`",

@@ -182,7 +182,10 @@ def install_cell(
     sources: list[str], environment: dict, repository: str | None, config: Config
 ) -> nbformat.NotebookNode:
     modules = set().union(*(requirements.imported_modules(source) for source in sources))
-    wanted = requirements.requirements(modules, environment.get("torch", ""), repository)
+    torch = environment.get("torch", "")
+    wanted = requirements.requirements(
+        modules, torch, repository, config.library_module, config.library_distribution
+    )
     lines = [
         "# What this notebook imports; its outputs were recorded"
         f" {provenance.environment_words(environment)}.",
