@@ -23,7 +23,11 @@ def render(project):
             results,
             environment=environment or engine.environment,
             library_repository="https://example.org/repo",
-            config=engine.config.replace(library_module="torchguide", reference_page="reference/index.md"),
+            config=engine.config.replace(
+                library_module="torchguide",
+                library_distribution="pytorch-foundations",
+                reference_page="reference/index.md",
+            ),
         )
         renderer.start_page("docs/page.md", "week-1/page.md")
         extensions = [

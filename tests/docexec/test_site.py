@@ -42,9 +42,7 @@ def test_each_snippet_is_read_once_and_all_results_come_from_one_call(project, m
     two = project.snippet("page/two.py", "# docexec: timeout=5\nprint(2)\n")
     parsed = []
     parse_file = declarations.parse_file
-    monkeypatch.setattr(
-        declarations, "parse_file", lambda file, root: parsed.append(file) or parse_file(file, root)
-    )
+    monkeypatch.setattr(declarations, "parse_file", lambda *args: parsed.append(args[0]) or parse_file(*args))
     provider = Recorder()
     planned = _build(project, provider).plan(
         {
