@@ -82,16 +82,14 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         pages = {
             file.src_uri: Path(file.abs_src_path).read_text(encoding="utf-8")
             for file in files.documentation_pages()
-            if file.src_uri.endswith(".md") and file.abs_src_path and focus.in_focus(self.focus, file.src_uri)
+            if file.src_uri.endswith(".md") and file.abs_src_path  # generated pages run no snippets
         }
-        labs = site.lab_snippets(self.root, self.build.config)
-        labs = [p for p in labs if focus.in_focus(self.focus, site.lab_page(p, self.build.config))]
         folder_of = lambda uri: posixpath.dirname(files.get_file_from_path(uri).dest_uri)  # noqa: E731
         url_of = site_files.published_url(files.get_file_from_path, config.site_url)
         labs_root = self.engine.cache.root / "pages"  # mkdocs-jupyter reads a lab from a real file
         built = self.built if self.execute else None
         self.made = site_files.make(
-            self.build, pages, labs, labs_root, self.repository, built, folder_of, url_of
+            self.build, pages, self.focus, labs_root, self.repository, built, folder_of, url_of
         )
         for problem in site.problems(self.made.site, self.engine.all_snippets(), self.focus):
             log.warning("%s", problem)

@@ -15,7 +15,8 @@ import nbformat
 from docexec.execution.result import Status
 from docexec.render import build_report, notebooks, provenance
 from docexec.render.figure_files import FIGURES_DIR, figure_name, served_bytes
-from docexec.site import PagePlan, Site, SiteBuild
+from docexec.render.focus import in_focus
+from docexec.site import PagePlan, Site, SiteBuild, lab_page, lab_snippets
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
@@ -131,17 +132,19 @@ class Made:
 def make(
     build: SiteBuild,
     pages: dict[str, str],
-    labs: list[str],
+    focus: frozenset[str],
     labs_root: Path,
     repository: str | None,
     built: datetime.date | None,
     folder_of: Callable[[str], str],
     url_of: Callable[[str, str], str | None] = lambda target, page: None,
 ) -> Made:
-    """Plan the site and make what it adds: the labs' notebooks written under ``labs_root`` (a
-    host serves them from there), the rest as files. ``folder_of(uri)``: the folder of a page's
-    HTML in the built site, where its notebook goes; ``url_of(target, page)``: a link's URL."""
-    site = build.plan(pages, labs)
+    """Plan the site (only the pages in ``focus``, where it names any) and make what it adds: the
+    labs' notebooks written under ``labs_root`` (a host serves them from there), the rest as files.
+    ``folder_of(uri)``: the folder of a page's HTML in the built site, where its notebook goes;
+    ``url_of(target, page)``: a link's URL."""
+    labs = [p for p in lab_snippets(build.root, build.config) if in_focus(focus, lab_page(p, build.config))]
+    site = build.plan({uri: text for uri, text in pages.items() if in_focus(focus, uri)}, labs)
     lab_pages = write_labs(site, build, labs_root, repository)
     added: dict[str, str | bytes] = dict(figures(site))
     names = {}
