@@ -1,7 +1,7 @@
 """MkDocs glue: maps MkDocs' events onto the site build (`docexec.site`), which plans every page
 before any renders, and adds what it makes (`docexec.render.site_files`) to the site. Under
-``mkdocs serve`` the instance lives as long as the preview (`docexec.hosts.preview`): one engine and
-its warm servers for every rebuild, and pages served before many snippets have run."""
+``mkdocs serve`` the instance lives as long as the server, and the preview with it
+(`docexec.hosts.serving`): one engine for every rebuild, pages served before their snippets ran."""
 
 from __future__ import annotations
 
@@ -21,8 +21,7 @@ from mkdocs.structure.files import File
 from docexec import site
 from docexec.config import ConfigError, from_environment
 from docexec.execution.engine import Engine
-from docexec.hosts.preview import Preview
-from docexec.hosts.rebuild_signal import RebuildSignal
+from docexec.hosts.serving import Serving
 from docexec.render import focus, provenance, site_files
 from docexec.render.markdown_ext import RunExtension, SnippetRenderer
 
@@ -37,23 +36,21 @@ class DocexecConfig(base.Config):
 
 class DocexecPlugin(BasePlugin[DocexecConfig]):
     # Under `mkdocs serve` one instance lives through every rebuild, and the preview's engine with it.
-    serving, preview, focus, _builds_started, _building = False, None, frozenset(), 0, False
+    serving: Serving | None = None
+    focus: frozenset[str] = frozenset()
 
     def on_startup(self, *, command, dirty):  # type: ignore[no-untyped-def]
-        self.serving = command == "serve"
+        self.serving = Serving() if command == "serve" else None
         if self.serving and threading.current_thread() is threading.main_thread():
             # SIGTERM would end the preview without MkDocs' clean-up: stop it as Ctrl-C does.
             signal.signal(signal.SIGTERM, _interrupt)
 
     def on_shutdown(self):  # type: ignore[no-untyped-def]
-        if self.preview is not None:
-            self.preview.close()
-            self._signal.close()
+        if self.serving is not None:
+            self.serving.close()
 
     def on_serve(self, server, config, builder):  # type: ignore[no-untyped-def]
-        if self.preview is not None:
-            server.watch(str(self._signal.folder))  # the background run asks for rebuilds here
-            self._signal.watched()
+        self.serving.watch(server)  # the background run asks for rebuilds there
         return server
 
     def on_config(self, config):  # type: ignore[no-untyped-def]
@@ -68,11 +65,13 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             engine = self._engine()
         except ConfigError as error:  # "Error: pyproject.toml:LINE: ..." and no traceback
             raise PluginError(f"docexec: {error}") from None
-        self._builds_started, self._building = self._builds_started + 1, True
+        if self.serving is not None:
+            self.serving.build_started()
         self.built, self.engine = provenance.build_date(), engine
         self.repository = config.repo_url or config.extra.get("repository")  # where torchguide comes from
         docs = Path(config.docs_dir).resolve().relative_to(self.root).as_posix()
-        results = self.preview.results if self.preview else site.engine_results(engine, self.execute)
+        preview = self.serving.preview if self.serving else None
+        results = preview.results if preview else site.engine_results(engine, self.execute)
         self.build = site.SiteBuild.of_engine(engine, results, docs)
         self.renderer = SnippetRenderer(self.build, library_repository=self.repository, figure_files=True)
         config.markdown_extensions.append(RunExtension(self.renderer))
@@ -116,7 +115,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         plan = self.made.site.pages.get(page.file.src_uri)
         if page.present_anchor_ids is not None and plan is not None:
             page.present_anchor_ids |= plan.anchors
-        return self.made.page_html(html, page.file.src_uri, self.preview.progress if self.preview else str)
+        return self.made.page_html(html, page.file.src_uri, self.serving.progress if self.serving else str)
 
     def on_page_context(self, context, page, config, nav):  # type: ignore[no-untyped-def]
         snippet = site.lab_snippet(page.file.src_uri, self.build.config)  # a lab's source is its snippet
@@ -125,21 +124,17 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         return context
 
     def on_post_build(self, config):  # type: ignore[no-untyped-def]
-        self._building = False
+        if self.serving is not None:
+            self.serving.build_ended()
         log.info("docexec: %s", self.made.summary())
 
     def _engine(self) -> Engine:
         """A new engine per build; in the preview, one for all its builds, started at once."""
         settings = from_environment(self.root)  # [tool.docexec], then DOCEXEC_*
         settings = settings.replace(force=settings.force or self.config.force)
-        if not (self.serving and self.execute):
-            return Engine(self.root, settings, workers=self.config.workers)
-        if self.preview is None:
-            engine = Engine(self.root, settings, workers=self.config.workers, keep_warm=True)
-            engine.warm_up()
-            self._signal = RebuildSignal(lambda: (self._builds_started, self._building))
-            self.preview = Preview(engine, self._signal.ask)
-        return self.preview.engine
+        if self.serving and self.execute:
+            return self.serving.engine(self.root, settings, self.config.workers)
+        return Engine(self.root, settings, workers=self.config.workers)
 
 
 def _interrupt(signum: int, frame: object) -> None:
