@@ -361,7 +361,7 @@ def one_by_one(result_of: Callable[[str], Result]) -> ResultsProvider:
 
 
 def lab_page(path: str, config: Config) -> str:
-    """``snippets/labs/name.py`` is the page ``labs/name.ipynb``: the labs folder as it sits in the
+    """``<snippets>/notebooks/name.py`` is the page ``notebooks/name.ipynb``: the labs folder as it sits in the
     snippets folder (or its last name), under the docs folder."""
     folder = posixpath.dirname(path)
     inside = posixpath.relpath(folder, config.snippets) if folder.startswith(config.snippets + "/") else None

@@ -57,7 +57,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         self.root = Path(config.config_file_path).parent.resolve()
         # DOCEXEC_EXECUTE=0 switches execution off for one run: pages show code only.
         self.execute = self.config.execute and os.environ.get("DOCEXEC_EXECUTE", "1") != "0"
-        # DOCEXEC_FOCUS=week-1/autograd (`make serve PAGE=...`): a preview of those pages only.
+        # DOCEXEC_FOCUS=guide/autograd (`make serve PAGE=...`): a preview of those pages only.
         self.focus = focus.focused_pages(os.environ.get("DOCEXEC_FOCUS", "")) if self.serving else frozenset()
         if self.focus:  # the pages left out on purpose (labs) are no mistake in the nav
             config.validation.nav.not_found = logging.INFO
@@ -68,7 +68,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         if self.serving is not None:
             self.serving.build_started()
         self.built, self.engine = provenance.build_date(), engine
-        self.repository = config.repo_url or config.extra.get("repository")  # where torchguide comes from
+        self.repository = config.repo_url or config.extra.get("repository")  # where the library comes from
         docs = Path(config.docs_dir).resolve().relative_to(self.root).as_posix()
         preview = self.serving.preview if self.serving else None
         results = preview.results if preview else site.engine_results(engine, self.execute)

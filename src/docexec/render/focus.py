@@ -1,4 +1,4 @@
-"""A focused preview (``DOCEXEC_FOCUS=week-1/autograd``): those pages render in full, every other
+"""A focused preview (``DOCEXEC_FOCUS=guide/autograd``): those pages render in full, every other
 page as a stub that keeps its title, headings and correction boxes, so that links to them land."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import re
 
 
 def focused_pages(value: str) -> frozenset[str]:
-    """``week-1/autograd, docs/labs/x.ipynb`` -> the pages' paths under docs/, with the home page."""
+    """``guide/autograd, docs/notebooks/x.ipynb`` -> the pages' paths under docs/, with the home page."""
     pages = set()
     for item in value.replace(",", " ").split():
         uri = item.removeprefix("docs/")

@@ -55,13 +55,13 @@ _BLOCK_FENCE = re.compile(r"^///")  # pymdownx.blocks: `/// html | div.answer` .
 _HEADING_ATTRIBUTES = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
 GPU_NOTE = "*The next cell needs a CUDA GPU; this copy of the site was built without one: no output.*"
 _PAGE_LINK = re.compile(r"\]\((?!\w+:|/|#)([^)\s#]+\.md)(#[^)\s]*)?\)")
-# A drill's snippets, where torchguide.drills' Drill.stub_path and solution_path put them.
+# A drill's snippets: the engine's naming, which the project's drill library follows.
 _DRILL_SNIPPET = re.compile(r"(?:^|/)drills/(\w+)_(stub|solution)\.py$")
-CHECKER = "check_here"  # what a drill's solution snippet calls last: torchguide.drills.check_here
+CHECKER = "check_here"  # what a drill's solution calls last to check itself (the project defines it)
 
 
 def file_name(src_uri: str) -> str:
-    """``week-1/autograd.md`` gives ``autograd.ipynb``; an index page is named after its folder."""
+    """``guide/autograd.md`` gives ``autograd.ipynb``; an index page is named after its folder."""
     path = Path(src_uri)
     stem = path.parent.name if path.stem == "index" and path.parent.name else path.stem
     return f"{stem}.ipynb"
