@@ -361,8 +361,8 @@ def one_by_one(result_of: Callable[[str], Result]) -> ResultsProvider:
 
 
 def lab_page(path: str, config: Config) -> str:
-    """``<snippets>/notebooks/name.py`` is the page ``notebooks/name.ipynb``: the labs folder as it sits in the
-    snippets folder (or its last name), under the docs folder."""
+    """``<snippets>/notebooks/name.py`` is the page ``notebooks/name.ipynb``: the labs folder as it
+    sits in the snippets folder (or its last name), under the docs folder."""
     folder = posixpath.dirname(path)
     inside = posixpath.relpath(folder, config.snippets) if folder.startswith(config.snippets + "/") else None
     return posixpath.join(inside or posixpath.basename(folder), Path(path).with_suffix(".ipynb").name)
