@@ -146,7 +146,9 @@ def python_stdout(path: Path, folder: Path) -> str:
 @pytest.fixture(scope="module")
 def batch(module_project):
     paths = [module_project.snippet(name, code) for name, code in {**COMPARED, **STALLED}.items()]
-    results, _ = module_project.engine().execute(paths, progress=False)
+    # torch preloaded: the stalled DataLoader's timeout is for its workers to start, and importing
+    # torch inside them took longer than that on a busy machine.
+    results, _ = module_project.engine(preload=("torch",)).execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}
 
 

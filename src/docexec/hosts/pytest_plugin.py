@@ -7,6 +7,7 @@ then reports its own snippet's result. CUDA snippets skip with a reason where no
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,12 +84,25 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     engine = session.config.stash[_engine_key]
     try:  # a snippet that cannot run is a failed result: its own test reports it with file:line
         results, summary = engine.execute(snippets)
+    except KeyboardInterrupt:
+        _no_summary_from_unused_plugins(session.config)
+        raise
     except SystemExit as stop:  # SIGTERM, once the engine has ended its snippets: a stop, no crash
+        _no_summary_from_unused_plugins(session.config)
         pytest.exit(f"docexec: stopped by a signal (exit status {stop.code})", returncode=stop.code)
     session.config.stash[_results_key] = results
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.write_line(f"docexec: {summary.line()}")
+
+
+def _no_summary_from_unused_plugins(config: pytest.Config) -> None:
+    """A stopped run ends at once: Hypothesis' summary imports Hypothesis (half a second, seconds
+    on a busy machine) only to find nothing to report where no test of this process used it."""
+    if "hypothesis" not in sys.modules:
+        plugin = config.pluginmanager.get_plugin("hypothesispytest")
+        if plugin is not None:
+            config.pluginmanager.unregister(plugin)
 
 
 @pytest.hookimpl(wrapper=True, specname="pytest_collect_file")

@@ -6,6 +6,8 @@
 3. A warm ``mkdocs build`` (everything cached) vs the same build with execution switched off.
 4. The live preview (``mkdocs serve``): from saving a snippet to its page serving the new output,
    on a one-page site and on this one, with MkDocs' own rebuild time beside it.
+5. A snippet that prints a million lines, against plain python.
+6. Ctrl-C of each command that runs snippets, quiet and beside two busy loops (`stop_times`).
 
 Everything runs on a copy of the project in a temporary folder, with a cache of its own.
 ``--preview-page PAGE`` (a page's path under the docs folder, without ``.md``) picks the page whose
@@ -35,6 +37,7 @@ from docexec.execution.declarations import parse_file
 from docexec.execution.engine import Engine, find_root
 from docexec.execution.result import Status
 from docexec.render.markdown_ext import directive_lines
+from docexec.tools import stop_times
 
 MIN_SNIPPETS = 20
 SAMPLE = 64  # snippets timed for the overhead
@@ -307,6 +310,7 @@ def main(argv: list[str] | None = None) -> None:
         measure_build(project, cache)
         measure_preview(project, cache, args.preview_page)
         measure_million_lines(project, cache)
+        stop_times.measure_stopping(project)
 
 
 if __name__ == "__main__":
