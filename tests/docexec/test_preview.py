@@ -5,6 +5,7 @@ only the pages whose inputs changed (`docexec.hosts.page_reuse`)."""
 from __future__ import annotations
 
 import json
+import logging
 import signal
 import threading
 from pathlib import Path
@@ -16,6 +17,7 @@ from mkdocs.config.defaults import MkDocsConfig
 
 from docexec.hosts.page_reuse import PageReuse
 from docexec.hosts.preview import RUN_NOW_BELOW, Preview
+from docexec.render.site_files import NotebookMemo
 
 
 def test_a_few_snippets_run_at_once_and_a_failure_is_not_run_again(project):
@@ -133,10 +135,16 @@ class Serving:
         """The pages of the site converted again, in build order."""
         self.config = self._config()
         build(self.config, serve_url="http://127.0.0.1:8000/")
-        return [uri for uri in self.plugin.page_reuse.converted if uri in PAGES]
+        return [uri for uri in self.plugin.serving.page_reuse.converted if uri in PAGES]
 
     def page(self, name: str) -> str:
         return (self.site / name / "index.html").read_text(encoding="utf-8")
+
+    def notebooks(self) -> dict[str, str]:
+        return {
+            p.relative_to(self.site).as_posix(): p.read_text(encoding="utf-8")
+            for p in self.site.rglob("*.ipynb")
+        }
 
     def search_locations(self) -> set[str]:
         index = json.loads((self.site / "search" / "search_index.json").read_text(encoding="utf-8"))
@@ -177,11 +185,25 @@ def test_a_saved_snippet_converts_only_the_page_that_embeds_it_and_the_site_is_w
     assert "another 7" in serving.page("b")
     assert serving.search_locations() == {"", "a/", "b/"}  # the search index keeps every page
     reused = {name: serving.page(name) for name in ("a", "b")}
-    reused_index = serving.search_locations()
-    serving.plugin.page_reuse = PageReuse(project.root, skip=[project.root / "snippets"])
+    reused_index, reused_notebooks = serving.search_locations(), serving.notebooks()
+    assert set(reused_notebooks) == {"a/a.ipynb", "b/b.ipynb"} and "value 2" in reused_notebooks["a/a.ipynb"]
+    serving.plugin.serving.page_reuse = PageReuse(project.root, skip=[project.root / "snippets"])
+    serving.plugin.serving.notebooks = NotebookMemo()
     assert sorted(serving.rebuild()) == sorted(PAGES)  # converted anew: the same site
     assert {name: serving.page(name) for name in ("a", "b")} == reused
     assert serving.search_locations() == reused_index
+    assert serving.notebooks() == reused_notebooks
+
+
+def test_a_reused_page_warns_again_of_its_failed_snippet(serving, project, caplog):
+    project.snippet("b/prints_another.py", "raise ValueError('broken on purpose')\n")
+    serving.rebuild()
+    project.snippet("a/prints_a_value.py", "print('value', 2)\n")
+    caplog.clear()
+    assert serving.rebuild() == ["a.md"]
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any("docs/b.md:3: snippet failed" in message for message in warned), warned
+    assert "broken on purpose" in serving.page("b")
 
 
 def test_an_edit_of_a_page_the_library_or_mkdocs_yml_converts_the_pages_again(serving, project):

@@ -1,5 +1,5 @@
-"""Stopping ``mkdocs build`` or ``pytest`` while a snippet runs ends every process and leaves no
-folder, as stopping the command line does (`test_containment`).
+"""Stopping ``mkdocs build``, ``pytest`` or the preview (``mkdocs serve``) while a snippet runs
+ends every process and leaves no folder, as stopping the command line does (`test_containment`).
 
 Each test starts the real command in a session of its own, as a terminal starts a foreground job,
 waits until the sleeping snippet has written its pids, then stops the command with Ctrl-C (SIGINT
@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -59,6 +60,10 @@ def stop_while_the_snippet_sleeps(
             assert started, f"the snippet did not start:\n{log.read_text()[-3000:]}"
             time.sleep(0.05)
         pids = list(map(int, found[0].read_text().split()))
+        assert not (stop == signal.SIGINT and ignores_sigint(process.pid)), (
+            "the command ignores SIGINT, as a background job of a shell without job control does: "
+            "a terminal's foreground job takes it"
+        )
         if stop == signal.SIGINT:
             os.killpg(process.pid, stop)  # what Ctrl-C does: the whole foreground group gets it
         else:
@@ -71,6 +76,13 @@ def stop_while_the_snippet_sleeps(
             process_tree.kill_tree(process.pid)
             process.wait()
     return pids, process.returncode
+
+
+def ignores_sigint(pid: int) -> bool:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            return bool(int(line.split()[1], 16) & (1 << (signal.SIGINT - 1)))
+    return False
 
 
 @pytest.fixture
@@ -123,5 +135,26 @@ def test_stopping_pytest_ends_every_process_and_removes_its_folders(
     # Ctrl-C: pytest's "interrupted"; SIGTERM: the status a SIGTERM gives, and no internal error.
     interrupted = pytest.ExitCode.INTERRUPTED
     assert status == (interrupted if stop == signal.SIGINT else 128 + stop), log.read_text()[-3000:]
+    assert_all_gone(pids)
+    assert list(temporary.iterdir()) == [], log.read_text()[-3000:]
+
+
+@STOPS
+def test_stopping_the_preview_ends_every_process_and_removes_its_folders(
+    project, sleeping, temporary, tmp_path, stop
+):
+    """Stopped while its first build waits for the snippet (a page's own snippet runs at once)."""
+    (project.root / "mkdocs.yml").write_text(MKDOCS_YML)
+    (project.root / "docs").mkdir()
+    (project.root / "docs" / "index.md").write_text("# Tiny\n\n%run snippets/page/sleeps.py\n")
+    log = tmp_path / "serve.log"
+    env = _env(temporary, DOCEXEC_CACHE_DIR=str(project.cache_dir), NO_MKDOCS_2_WARNING="1")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    command = [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"]
+    pids, status = stop_while_the_snippet_sleeps(command, project.root, env, temporary, log, stop)
+    # Either signal: the preview stops as on Ctrl-C, and MkDocs' first build says "Aborted!".
+    assert status == 1, log.read_text()[-3000:]
     assert_all_gone(pids)
     assert list(temporary.iterdir()) == [], log.read_text()[-3000:]

@@ -269,6 +269,11 @@ def execute_jobs(
         with _terminated_as_exit():
             for future in [executor.submit(execute, job) for job in jobs]:
                 future.result()
+    except (KeyboardInterrupt, SystemExit):
+        # A stop (Ctrl-C, SIGTERM) ends the running snippets now, also on servers this run shares
+        # with later ones (a preview's): their threads would otherwise wait for them to end.
+        servers.kill_now()
+        raise
     finally:
         # First the servers (with the snippets they run and all these started): that frees the
         # threads waiting for their reports, which the executor then waits for.
@@ -282,17 +287,21 @@ def execute_jobs(
 @contextlib.contextmanager
 def _terminated_as_exit() -> Iterator[None]:
     """SIGTERM unwinds like Ctrl-C (``finally`` blocks run: snippets killed, folders removed),
-    then exits with the status a SIGTERM gives. Only the main thread can take signals."""
-    if threading.current_thread() is not threading.main_thread():
+    then exits with the status a SIGTERM gives. Only where SIGTERM has its default action: a host
+    that set its own (the preview stops as on Ctrl-C) or a caller that ignores it keeps that.
+    Only the main thread can take signals."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
         yield
         return
 
     def stop(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
 
-    previous = signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, stop)
     try:
         yield
     finally:
-        # None: a handler not set from Python, which cannot be set back; the default is the nearest.
-        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)

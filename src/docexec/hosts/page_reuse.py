@@ -5,26 +5,27 @@ Under ``mkdocs serve`` a page's converted content (its HTML, table of contents, 
 is kept from the build before and used again when everything its conversion reads is unchanged:
 
 - the page's Markdown, as the other plugins handed it to the converter;
-- the state of each snippet it embeds (``%run``): its source, its result, or that it still runs;
+- its plan in the site build (`docexec.site.PagePlan`): each snippet it embeds (``%run``), with its
+  source, its declarations and its result, or that it still runs;
 - the rest of the project: ``mkdocs.yml`` and every file outside the snippets folder (pages, the
   library that the reference pages document, recordings, the theme overrides), and the site's
   source files. Any edit there converts every page again, as before.
 
-So saving a snippet converts the pages that embed it, and nothing else. A page's conversion also
-registers its headings and documented objects with ``mkdocs-autorefs`` (cross-references) and
-mkdocstrings' inventory: those calls are recorded and replayed when the page is reused. A page
-that may include any file of the project (pymdownx.snippets' ``--8<--``) is converted every time.
-MkDocs' own ``--dirty`` reload was not used: it leaves the unchanged pages out of the build, and
-with them their entries in the search index and what the study pages gather.
-
-Of docexec it knows only what `reuse_conversion` reads from the MkDocs plugin: the results and the
-renderer state a page's conversion leaves behind, saved and restored with it."""
+So saving a snippet converts the pages whose plans use it, and nothing else. A page's conversion
+also registers its headings and documented objects with ``mkdocs-autorefs`` (cross-references) and
+mkdocstrings' inventory, and may log warnings (a failed snippet, a broken link): those are recorded
+and replayed when the page is reused. A page that may include any file of the project
+(pymdownx.snippets' ``--8<--``), or whose ``%run`` lines are not those of its plan, is converted
+every time. MkDocs' own ``--dirty`` reload was not used: it leaves the unchanged pages out of the
+build, and with them their entries in the search index and what the study pages gather.
+"""
 
 from __future__ import annotations
 
 import copy
 import dataclasses
 import hashlib
+import logging
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -34,6 +35,9 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
+
+from docexec.render.site_files import plan_key
+from docexec.site import PagePlan, directives
 
 # pymdownx.snippets' include line: it may include any file, so such a page is always converted
 INCLUDE_LINE = re.compile(r"^[ \t]*-+8<-+", re.MULTILINE)
@@ -49,25 +53,7 @@ class Converted:
     anchor_ids: set[str] | None
     links_to_anchors: Any
     registered: list[tuple[str, tuple, dict]]  # (registry, arguments) to replay
-    host_state: object
-
-
-class DocexecState:
-    """What the ``%run`` renderer keeps of the page it converted, which the plugin reads after
-    conversion (the snippet blocks' anchors, the outputs shown, the snippets still running)."""
-
-    def __init__(
-        self, renderer: Any, pending: Callable[[], set[str]], set_pending: Callable[[set[str]], None]
-    ):
-        self.renderer, self.pending, self.set_pending = renderer, pending, set_pending
-
-    def save(self) -> object:
-        return set(self.renderer.anchors), list(self.renderer.outcomes), set(self.pending())
-
-    def restore(self, saved: object) -> None:
-        anchors, outcomes, pending = saved  # type: ignore[misc]
-        self.renderer.anchors, self.renderer.outcomes = set(anchors), list(outcomes)
-        self.set_pending(set(pending))
+    logged: list[logging.LogRecord]  # its warnings, said again when it is reused
 
 
 class PageReuse:
@@ -79,19 +65,62 @@ class PageReuse:
         self.root = root
         self.skip = {Path(p).resolve() for p in skip}
         self._pages: dict[str, tuple[str, Converted]] = {}  # src_uri -> (key, what it gave)
-        self._remembered: dict[str, tuple[str, Any]] = {}  # slot -> (key, value)
         self._indexed: dict[str, tuple[str, list]] = {}  # src_uri -> (key, its search entries)
         self.project = ""
         self._site_key: str | None = None
         self.converted: list[str] = []
         self.reused: list[str] = []
 
-    def start_build(self, config: MkDocsConfig) -> None:
-        """Before a build reads any page: digest the project as it is now."""
-        self.project = project_digest(self.root, {*self.skip, Path(config.site_dir).resolve()})
+    def start_build(self, site_dir: str) -> None:
+        """Before a build reads any page: digest the project as it is now, less ``site_dir``."""
+        self.project = project_digest(self.root, {*self.skip, Path(site_dir).resolve()})
         self._site_key = None
         self.converted, self.reused = [], []
-        self._index_once(config)
+
+    def reuse_conversion(
+        self, page: Page, plan: PagePlan | None, snippets: str, config: MkDocsConfig, files: Files
+    ) -> None:
+        """The host's hook, once per page before it is converted (MkDocs: ``on_page_markdown``):
+        ``page`` reuses its last conversion when its Markdown and ``plan`` are those of then.
+        ``snippets``: the snippets folder, whose ``%run`` lines the plan must match."""
+        if self._site_key is None:  # the first page of this build
+            self._site_key = self._site(config, files)
+            self._index_once(config)
+        original = page.render
+
+        def render(config: MkDocsConfig, files: Files) -> None:
+            key = self._page_key(page, plan, snippets)
+            kept = self._pages.get(page.file.src_uri)
+            if key is not None and kept is not None and kept[0] == key:
+                _restore(page, kept[1], config)
+                self.reused.append(page.file.src_uri)
+                return
+            self._pages.pop(page.file.src_uri, None)
+            converted = _convert(page, original, config, files)
+            if key is not None:
+                self._pages[page.file.src_uri] = (key, converted)
+            self.converted.append(page.file.src_uri)
+
+        page.render = render  # type: ignore[method-assign]
+
+    def _page_key(self, page: Page, plan: PagePlan | None, snippets: str) -> str | None:
+        """What the page's conversion reads; None when it cannot be known (always converted):
+        a notebook page (mkdocs-jupyter's to convert, from its file), an include line, or ``%run``
+        lines the renderer would plan anew."""
+        markdown = page.markdown
+        if markdown is None or not page.file.src_uri.endswith(".md") or INCLUDE_LINE.search(markdown):
+            return None
+        found = directives(markdown.splitlines(), snippets)
+        if (plan is None and found) or (plan is not None and not plan.matches(found)):
+            return None
+        return _digest([self._site_key, page.file.src_uri, markdown, plan_key(plan)])
+
+    def _site(self, config: MkDocsConfig, files: Files) -> str:
+        """The project's digest, the configuration and the site's source files, once per build
+        (at the first page: by then every plugin has added its files)."""
+        config_text = Path(config.config_file_path).read_bytes() if config.config_file_path else b""
+        sources = sorted(f.src_uri for f in files if f.generated_by is None)
+        return _digest([self.project, config_text, *sources])
 
     def _index_once(self, config: MkDocsConfig) -> None:
         """Material's search plugin parses every page's HTML again each build, which takes as long
@@ -116,99 +145,12 @@ class PageReuse:
 
         index.add_entry_from_context = add_entry_once
 
-    def remember(self, slot: str, inputs: Iterable[object], compute: Callable[[], Any]) -> Any:
-        """``compute()``, or what it gave last time for ``slot`` when ``inputs`` and the project
-        are unchanged (for work done per page outside conversion, such as its notebook)."""
-        key = _digest([self.project, *inputs])
-        kept = self._remembered.get(slot)
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        value = compute()
-        self._remembered[slot] = (key, value)
-        return value
 
-    def convert_once(
-        self,
-        page: Page,
-        config: MkDocsConfig,
-        files: Files,
-        inputs: Callable[[str], str],
-        state: DocexecState,
-    ) -> None:
-        """Make ``page.render`` reuse the last conversion of ``page`` when its inputs match.
-        ``inputs(markdown)``: the state of what the page embeds, read at conversion time."""
-        original = page.render
-
-        def render(config: MkDocsConfig, files: Files) -> None:
-            # Notebook pages are mkdocs-jupyter's to convert, from their file
-            if (
-                page.markdown is None
-                or not page.file.src_uri.endswith(".md")
-                or INCLUDE_LINE.search(page.markdown)
-            ):
-                original(config, files)
-                self.converted.append(page.file.src_uri)
-                return
-            key = _digest(
-                [self._site(config, files), page.file.src_uri, page.markdown, inputs(page.markdown)]
-            )
-            kept = self._pages.get(page.file.src_uri)
-            if kept is not None and kept[0] == key:
-                _restore(page, kept[1], config, state)
-                self.reused.append(page.file.src_uri)
-                return
-            self._pages.pop(page.file.src_uri, None)
-            self._pages[page.file.src_uri] = (key, _convert(page, original, config, files, state))
-            self.converted.append(page.file.src_uri)
-
-        page.render = render  # type: ignore[method-assign]
-
-    def _site(self, config: MkDocsConfig, files: Files) -> str:
-        """The project's digest, the configuration and the site's source files, once per build
-        (at the first page: by then every plugin has added its files)."""
-        if self._site_key is None:
-            config_text = Path(config.config_file_path).read_bytes() if config.config_file_path else b""
-            sources = sorted(f.src_uri for f in files if f.generated_by is None)
-            self._site_key = _digest([self.project, config_text, *sources])
-        return self._site_key
-
-
-def reuse_conversion(plugin: Any, page: Page, config: MkDocsConfig, files: Files) -> None:
-    """The docexec plugin's hook (``on_page_markdown``): ``page`` reuses its last conversion when
-    it embeds the same snippets with the same sources and results."""
-    state = DocexecState(
-        plugin.renderer, lambda: plugin._page_pending, lambda s: setattr(plugin, "_page_pending", s)
-    )
-    plugin.page_reuse.convert_once(
-        page, config, files, lambda markdown: snippet_inputs(plugin, markdown), state
-    )
-
-
-def snippet_inputs(plugin: Any, markdown: str) -> str:
-    """The state of each snippet the page embeds: still running, or its source and its result."""
-    states = []
-    for path in snippets_on_page(markdown):
-        try:
-            source = plugin.engine.key(path)  # the source, the library and the engine
-        except OSError:
-            source = "no such file"
-        result = plugin.results.get(path)
-        shown = "still running" if path in plugin.pending else repr(result.to_json() if result else None)
-        states.append(f"{path}\0{source}\0{shown}")
-    return "\n".join(states)
-
-
-def snippets_on_page(markdown: str) -> list[str]:
-    """The snippets a page embeds, from its ``%run`` lines (until the site build answers it)."""
-    from docexec.render.markdown_ext import directive_lines
-
-    return [path for _, _, path in directive_lines(markdown.splitlines())]
-
-
-def _convert(
-    page: Page, original: Callable, config: MkDocsConfig, files: Files, state: DocexecState
-) -> Converted:
-    """Convert ``page``, recording what it registers with autorefs and mkdocstrings."""
+def _convert(page: Page, original: Callable, config: MkDocsConfig, files: Files) -> Converted:
+    """Convert ``page``, recording what it registers with autorefs and mkdocstrings and what it
+    warns of."""
+    logged = _Logged()
+    logging.getLogger("mkdocs").addHandler(logged)
     registries = _registries(config)
     calls: list[tuple[str, tuple, dict]] = []
     for name, registry in registries.items():
@@ -219,6 +161,7 @@ def _convert(
     try:
         original(config, files)
     finally:
+        logging.getLogger("mkdocs").removeHandler(logged)
         for registry in registries.values():
             if registry.wrapped_before is None:
                 del registry.register  # the class's method again
@@ -231,7 +174,7 @@ def _convert(
         anchor_ids=set(page.present_anchor_ids or ()),
         links_to_anchors=page.links_to_anchors,
         registered=[(name, args[1:] if name == "autorefs" else args, kwargs) for name, args, kwargs in calls],
-        host_state=state.save(),
+        logged=logged.records,
     )
 
 
@@ -243,7 +186,19 @@ def _recording(name: str, register: Callable, calls: list) -> Callable:
     return recording
 
 
-def _restore(page: Page, converted: Converted, config: MkDocsConfig, state: DocexecState) -> None:
+class _Logged(logging.Handler):
+    """The warnings of one conversion (a failed snippet, a broken link): a strict build counts
+    them, the console shows them, on every build."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def _restore(page: Page, converted: Converted, config: MkDocsConfig) -> None:
     page.content = converted.content
     page.toc = converted.toc
     page._title_from_render = converted.title
@@ -252,7 +207,8 @@ def _restore(page: Page, converted: Converted, config: MkDocsConfig, state: Doce
     registries = _registries(config)
     for name, args, kwargs in converted.registered:  # with this build's page object
         registries[name].register(*((page, *args) if name == "autorefs" else args), **kwargs)
-    state.restore(converted.host_state)
+    for record in converted.logged:
+        logging.getLogger(record.name).handle(record)
 
 
 class _Registry:
