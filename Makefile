@@ -108,7 +108,7 @@ record-gpu: $(STAMP) ## on a CUDA machine: run the CUDA snippets and write their
 	$(BIN)/docexec record
 
 bench: $(STAMP) ## measure the engine, the preview, the pages' heights and the site's weight (prints figures, asserts nothing)
-	$(BIN)/python -m docexec.tools.bench
+	$(BIN)/python -m docexec.tools.bench --preview-page how-this-site-works
 	$(BIN)/python -m docexec.tools.page_heights
 	$(BIN)/python -m studysite.bench
 

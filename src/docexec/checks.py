@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-LABS_DIR = "snippets/labs"  # notebook pages: used by being pages (docexec.render.labs)
 # Words that say nothing about what a snippet shows (``example1.py``, ``tmp.py``, ``snippet_3.py``).
 GENERIC_WORDS = {
     "a", "bar", "baz", "code", "copy", "demo", "draft", "example", "examples", "file", "foo",
@@ -32,12 +31,18 @@ class Problem:
         return f"{self.path}:{self.line}: {self.message}"
 
 
-def snippet_name(path: str) -> Problem | None:
-    """A name must say what the snippet shows: two telling words (a lab, a page of its own: one)."""
+def _is_lab(path: str, labs: str | None) -> bool:
+    """Labs (`Config.labs`) are notebook pages: used by being pages, named like a page."""
+    return labs is not None and path.startswith(labs.rstrip("/") + "/")
+
+
+def snippet_name(path: str, labs: str | None = None) -> Problem | None:
+    """A name must say what the snippet shows: two telling words (a lab, a page of its own: one).
+    ``labs``: the project's labs folder (`Config.labs`), None where it has none."""
     stem = PurePosixPath(path).stem
     words = [word for word in re.split(r"[^a-z0-9]+", stem.lower()) if word]
     telling = [word for word in words if word.rstrip("0123456789") not in GENERIC_WORDS | {""}]
-    if len(telling) >= (1 if path.startswith(LABS_DIR + "/") else 2):
+    if len(telling) >= (1 if _is_lab(path, labs) else 2):
         return None
     return Problem(
         path,
@@ -47,12 +52,12 @@ def snippet_name(path: str) -> Problem | None:
     )
 
 
-def unused_snippets(snippets: list[str], used: set[str]) -> list[Problem]:
-    """Snippets that no page runs (labs are pages themselves)."""
+def unused_snippets(snippets: list[str], used: set[str], labs: str | None = None) -> list[Problem]:
+    """Snippets that no page runs (labs, under ``labs``, are pages themselves)."""
     return [
         Problem(path, 1, f"no page runs this snippet: add `%run {path}` to its page, or delete it")
         for path in sorted(snippets)
-        if path not in used and not path.startswith(LABS_DIR + "/")
+        if path not in used and not _is_lab(path, labs)
     ]
 
 
@@ -102,7 +107,7 @@ def page_code_blocks(text: str, path: str) -> list[Problem]:
                         path,
                         number + 1,
                         f"a {language} code block written on the page: move the code to "
-                        "snippets/ and show it with a %run line",
+                        "a snippet and show it with a %run line",
                     )
                 )
             fence = (opening["fence"][0], len(opening["fence"]))
@@ -112,7 +117,7 @@ def page_code_blocks(text: str, path: str) -> list[Problem]:
                     path,
                     number + 1,
                     "an indented code block (a line indented four spaces past its block, after a "
-                    "blank line): code goes in snippets/ and a %run line; indent less if it is text",
+                    "blank line): code goes in a snippet and a %run line; indent less if it is text",
                 )
             )
             code_indent = base + 4

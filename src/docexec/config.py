@@ -14,12 +14,13 @@ the pytest plugin) read the environment; the engine takes a `Config`, so a test 
   Where the project keeps things (the engine names no folder or page of its own):
 
     snippets = "snippets"        the folder of snippets; a page's ``%run`` path starts with it
-    labs = "snippets/labs"       notebook pages written as percent-format snippets (none if unset)
+    labs = "snippets/notebooks"  notebook pages written as percent-format snippets (none if unset)
     docs = "docs"                the pages' folder (MkDocs' ``docs_dir`` where MkDocs hosts)
-    reference-page = "reference/index.md"   the page (under docs) that documents the library
+    reference-page = "api/index.md"         the page (under docs) that documents the library
     library-module = "mylib"     the project's own library that snippets import: a page says where
     library-distribution = "my-project"     it comes from, a notebook installs this distribution
-    markdown-docs = ["README.md"]           Markdown files whose code blocks pytest runs
+    markdown-docs = ["docs/usage.md"]       Markdown files (or folders) whose code blocks pytest runs
+    templates = "templates"      ``page.md`` and ``snippet.py``, from which ``docexec new`` starts
 
     DOCEXEC_DEVICE=cuda|cpu    the device, over ``device``
     DOCEXEC_CACHE_DIR=DIR      the results cache, over ``cache-dir``
@@ -71,6 +72,7 @@ class Config:
     library_module: str | None = None
     library_distribution: str | None = None
     markdown_docs: tuple[str, ...] = ()
+    templates: str = "templates"
 
     def replace(self, **changes: object) -> Config:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -90,8 +92,21 @@ def from_environment(root: Path) -> Config:
     return load(root, dict(os.environ))
 
 
-def _from_pyproject(root: Path, pyproject: Path) -> Config:
-    text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
+def is_project(root: Path) -> bool:
+    """Whether ``root`` is a project's root: its ``pyproject.toml`` has a ``[tool.docexec]`` table,
+    or it holds a snippets folder of the default name. No value is checked here: where the table
+    cannot be used, `load` says why with its line."""
+    pyproject = root / PYPROJECT
+    text = pyproject.read_text(encoding="utf-8", errors="replace") if pyproject.is_file() else ""
+    try:
+        tool = tomllib.loads(text).get("tool")
+        has_table = isinstance(tool, dict) and "docexec" in tool
+    except tomllib.TOMLDecodeError:
+        has_table = bool(re.search(r"^\s*\[\s*tool\s*\.\s*docexec\b", text, re.MULTILINE))
+    return has_table or (root / Config.snippets).is_dir()
+
+
+def _table(text: str) -> dict:
     try:
         table = tomllib.loads(text).get("tool", {}).get("docexec", {})
     except tomllib.TOMLDecodeError as error:  # its message ends "(at line N, column M)"
@@ -99,6 +114,12 @@ def _from_pyproject(root: Path, pyproject: Path) -> Config:
         raise ConfigError(f"{PYPROJECT}:{line[1] if line else 1}: {error}") from None
     if not isinstance(table, dict):
         raise ConfigError(f"{PYPROJECT}:{_line_of(text, 'docexec')}: tool.docexec must be a table")
+    return table
+
+
+def _from_pyproject(root: Path, pyproject: Path) -> Config:
+    text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
+    table = _table(text)
     readers = {
         "preload": _preload,
         "library": lambda value, where: _library(root, value, where),
@@ -114,6 +135,7 @@ def _from_pyproject(root: Path, pyproject: Path) -> Config:
         "library-module": _module_name,
         "library-distribution": _string,
         "markdown-docs": lambda value, where: tuple(_relative_path(v, where) for v in _strings(value, where)),
+        "templates": lambda value, where: _folder(root, value, where),
     }
     values: dict[str, object] = {"cache_dir": root / ".cache" / "docexec"}
     for key, value in table.items():
@@ -165,8 +187,9 @@ def _strings(value: object, where: str) -> tuple[str, ...]:
 
 
 def _relative_path(value: object, where: str) -> str:
-    path = _string(value, where).strip("/")
-    if path.startswith((".", "~")) or ".." in path.split("/") or "\\" in path:
+    given = _string(value, where)
+    path = given.rstrip("/")
+    if given.startswith(("/", ".", "~")) or ".." in path.split("/") or "\\" in path:
         raise ConfigError(f"{where}: expected a path inside the project such as 'docs', got {value!r}")
     return path
 
@@ -175,6 +198,8 @@ def _folder(root: Path, value: object, where: str) -> str:
     path = _relative_path(value, where)
     if not (root / path).is_dir():
         raise ConfigError(f"{where}: {path}/ is not a folder of the project")
+    if not (root / path).resolve().is_relative_to(root.resolve()):
+        raise ConfigError(f"{where}: {path}/ leads out of the project (links followed)")
     return path
 
 
@@ -235,4 +260,4 @@ def _device(value: object, where: str) -> str | None:
     return value  # type: ignore[return-value]
 
 
-__all__ = ["Config", "ConfigError", "check_seed", "from_environment", "load"]
+__all__ = ["Config", "ConfigError", "check_seed", "from_environment", "is_project", "load"]

@@ -1,6 +1,6 @@
 """GPU outputs recorded on a CUDA machine and committed, so that a build without a GPU shows them.
 
-One JSON file per CUDA snippet, ``recordings/<its path under snippets/>.json``, holds the result
+One JSON file per CUDA snippet, ``recordings/<its path under the snippets folder>.json``, holds the result
 (output, exception, figures, duration), the GPU, torch build and date it was recorded on, and the
 SHA-256 of the snippet's source it belongs to. When the source changes, the recording is stale:
 pages say so instead of showing it, and `stale` lists it (a test fails on any).
@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docexec.execution.result import PASSED, Result
+from docexec.config import Config
+from docexec.execution.result import Result, Status
 
 if TYPE_CHECKING:
     from docexec.execution.engine import Engine
@@ -33,9 +34,9 @@ def source_digest(source: bytes) -> str:
     return hashlib.sha256(source).hexdigest()
 
 
-def recording_file(root: Path, snippet: str) -> Path:
-    """``snippets/a/b.py`` -> ``<root>/recordings/a/b.json``."""
-    return root / RECORDINGS_DIR / Path(snippet).relative_to("snippets").with_suffix(".json")
+def recording_file(root: Path, snippet: str, snippets: str = Config.snippets) -> Path:
+    """``<snippets>/a/b.py`` -> ``<root>/recordings/a/b.json`` (``snippets``: `Config.snippets`)."""
+    return root / RECORDINGS_DIR / Path(snippet).relative_to(snippets).with_suffix(".json")
 
 
 @dataclass
@@ -54,9 +55,9 @@ class Recording:
         return f"Recorded on {self.gpu} · torch {self.result.environment.get('torch')} · {self.recorded}"
 
 
-def load(root: Path, snippet: str) -> Recording | None:
+def load(root: Path, snippet: str, snippets: str = Config.snippets) -> Recording | None:
     """The recording of ``snippet`` (None when there is none); raises `RecordingError`."""
-    file = recording_file(root, snippet)
+    file = recording_file(root, snippet, snippets)
     if not file.is_file():
         return None
     name = file.relative_to(root).as_posix()
@@ -80,17 +81,18 @@ class Store:
     """The recordings of one project, each read once (a build asks for each snippet several times)."""
 
     root: Path
+    snippets: str = Config.snippets
     _loaded: dict[str, Recording | None] = field(default_factory=dict)
 
     def find(self, snippet: str) -> Recording | None:
         if snippet not in self._loaded:
-            self._loaded[snippet] = load(self.root, snippet)
+            self._loaded[snippet] = load(self.root, snippet, self.snippets)
         return self._loaded[snippet]
 
 
-def write(root: Path, result: Result, recorded: datetime.date) -> Path:
+def write(root: Path, result: Result, recorded: datetime.date, snippets: str = Config.snippets) -> Path:
     """Store a passed run of ``result.path`` as its recording."""
-    file = recording_file(root, result.path)
+    file = recording_file(root, result.path, snippets)
     file.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "schema": SCHEMA,
@@ -133,43 +135,48 @@ def record(engine: Engine, today: datetime.date, force: bool = False) -> RecordR
             f"recording GPU outputs needs a CUDA device, and this engine's device is "
             f"{engine.environment['device']}: run `{RECORD_COMMAND}` on a CUDA machine"
         )
-    paths = [path for path in engine.all_snippets() if engine.declarations(path).cuda]
-    results, _ = engine.execute(paths)
     report = RecordReport()
+    declared = {path: engine.declared(path) for path in engine.all_snippets()}
+    # A snippet whose declarations cannot be read fails here, and its recording stays: it may be CUDA.
+    unreadable = [outcome for outcome in declared.values() if isinstance(outcome, Result)]
+    report.failures += unreadable
+    paths = [path for path, decl in declared.items() if not isinstance(decl, Result) and decl.cuda]
+    results, _ = engine.execute(paths)
     for path in paths:
         outcome = results[path]
-        if outcome.status != PASSED:
+        if outcome.status is not Status.PASSED:
             report.failures.append(outcome)
             continue
-        old = load(engine.root, path)
+        old = load(engine.root, path, engine.config.snippets)
         same_machine = old is not None and all(
             old.result.environment.get(key) == engine.environment.get(key) for key in ("gpu", "torch")
         )
         if old is not None and not old.stale and same_machine and not force:
             report.unchanged.append(path)
             continue
-        write(engine.root, outcome, today)
+        write(engine.root, outcome, today, engine.config.snippets)
         report.written.append(path)
-    for snippet in _recorded_snippets(engine.root):
-        if snippet not in paths:
-            recording_file(engine.root, snippet).unlink()
+    kept = {*paths, *(outcome.path for outcome in unreadable)}
+    for snippet in _recorded_snippets(engine.root, engine.config.snippets):
+        if snippet not in kept:
+            recording_file(engine.root, snippet, engine.config.snippets).unlink()
             report.removed.append(snippet)
     return report
 
 
-def _recorded_snippets(root: Path) -> list[str]:
+def _recorded_snippets(root: Path, snippets: str) -> list[str]:
     folder = root / RECORDINGS_DIR
     files = sorted(folder.rglob("*.json")) if folder.is_dir() else []
-    return [(Path("snippets") / file.relative_to(folder).with_suffix(".py")).as_posix() for file in files]
+    return [(Path(snippets) / file.relative_to(folder).with_suffix(".py")).as_posix() for file in files]
 
 
-def stale(root: Path) -> list[str]:
+def stale(root: Path, snippets: str = Config.snippets) -> list[str]:
     """One line per recording that no page can show: its snippet changed, is gone, or is unreadable."""
     problems = []
-    for snippet in _recorded_snippets(root):
-        name = recording_file(root, snippet).relative_to(root).as_posix()
+    for snippet in _recorded_snippets(root, snippets):
+        name = recording_file(root, snippet, snippets).relative_to(root).as_posix()
         try:
-            recording = load(root, snippet)
+            recording = load(root, snippet, snippets)
         except RecordingError as error:
             problems.append(str(error))
             continue

@@ -15,7 +15,7 @@ import pytest
 
 from docexec import config
 from docexec.execution.engine import Engine
-from docexec.hosts.mkdocs_plugin import figure_name
+from docexec.render.figure_files import figure_name
 from docexec.render.markdown_ext import directive_lines
 
 pytestmark = pytest.mark.browser

@@ -14,7 +14,8 @@ import jupytext
 import markdown
 import pytest
 
-from docexec.render import labs, markdown_ext
+from docexec import config, site
+from docexec.render import markdown_ext, notebooks
 from docexec.render.markdown_ext import RunExtension, SnippetError, SnippetRenderer
 from docexec.sandbox.child import split_cells
 
@@ -119,8 +120,13 @@ def test_a_lab_runs_cell_by_cell_and_its_notebook_is_the_same_on_every_write(pro
     outcome = results[path]
     assert [cell.text() for cell in outcome.cells] == ["no space after #\n", "third 1\n"]
     assert [cell.line for cell in outcome.cells] == [5, 12]
-    first = labs.write_notebook(project.root, path, outcome, tmp_path / "a").read_bytes()
-    second = labs.write_notebook(project.root, path, outcome, tmp_path / "b").read_bytes()
+    settings = config.load(project.root).replace(labs="snippets/labs")
+    build = site.SiteBuild(project.root, settings, site.one_by_one(results.__getitem__), {})
+    lab = build.plan({}, [path]).labs["labs/steps.ipynb"]
+    first = notebooks.write_lab(project.root, lab, "labs/steps.ipynb", tmp_path / "a", settings).read_bytes()
+    second = notebooks.write_lab(project.root, lab, "labs/steps.ipynb", tmp_path / "b", settings).read_bytes()
     assert first == second
     notebook = jupytext.reads(first.decode(), fmt="ipynb")
-    assert [cell.id for cell in notebook.cells] == [labs.cell_id(path, i) for i in range(len(notebook.cells))]
+    assert [cell.id for cell in notebook.cells] == [
+        notebooks.cell_id(path, i) for i in range(len(notebook.cells))
+    ]

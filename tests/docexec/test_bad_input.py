@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docexec.execution.declarations import DeclarationError, parse
-from docexec.execution.result import PASSED, Result
+from docexec.execution.result import Reason, Result, Status
+from docexec.hosts.preview import Preview
 from docexec.render.markdown_ext import RunExtension, SnippetError, SnippetRenderer
 
 BAD_RUN_LINES = [
@@ -43,14 +44,69 @@ def bad_project(project, tmp_path):
     return project
 
 
-def test_impossible_timeouts_stop_the_engine_before_anything_runs(project):
+def test_impossible_timeouts_fail_their_snippet_without_running_it(project):
     for value in ["inf", "1e10", "nan", "-3", "0"]:
         path = project.snippet(
             f"page/t_{value.replace('-', 'minus')}.py", f"# docexec: timeout={value}\nx = 1\n"
         )
-        with pytest.raises(DeclarationError, match=rf"^{re.escape(path)}:1: timeout={value} is not a number"):
-            project.engine().execute([path], progress=False)
+        results, summary = project.engine().execute([path], progress=False)
+        assert results[path].status == Status.FAILED and results[path].reason == Reason.BAD_DECLARATION
+        assert re.match(rf"^{re.escape(path)}:1: timeout={value} is not a number", results[path].failure)
+        assert summary.executed == 0 and summary.failures == [results[path]]
     assert not project.cache_dir.exists()  # nothing ran, nothing was stored
+
+
+def test_a_bad_declaration_among_good_snippets_fails_only_itself(project):
+    first = project.snippet("page/a.py", "print('a ran')\n")
+    bad = project.snippet("page/b.py", "x = 1\n# docexec: timeot=5\nprint('must not run')\n")
+    last = project.snippet("page/c.py", "print('c ran')\n")
+    engine = project.engine()
+    results, summary = engine.execute([first, bad, last], progress=False)
+    assert results[first].output == "a ran\n" and results[last].output == "c ran\n"
+    assert results[bad].status == Status.FAILED and results[bad].reason == Reason.BAD_DECLARATION
+    assert results[bad].failure.startswith(f"{bad}:2: unknown declaration 'timeot'")
+    assert results[bad].output == "" and summary.executed == 2 and summary.failures == [results[bad]]
+    # Never cached: fixed, it runs; and `lookup` knows the failure without running anything.
+    known, to_run = engine.lookup([first, bad, last])
+    assert to_run == [] and known[bad].reason == Reason.BAD_DECLARATION and not known[bad].cached
+    project.snippet("page/b.py", "x = 1\n# docexec: timeout=5\nprint('b ran')\n")
+    again, summary = engine.execute([first, bad, last], progress=False)
+    assert again[bad].output == "b ran\n" and summary.executed == 1 and summary.cached == 2
+
+
+def test_the_preview_shows_a_bad_declaration_as_its_snippets_failure_and_goes_on(project):
+    good = project.snippet("page/good.py", "print('good')\n")
+    bad = project.snippet("page/bad.py", "# docexec: timeout=-1\nprint('must not run')\n")
+    preview = Preview(project.engine(), rebuild=lambda: None)
+    try:
+        results, summary, pending = preview.results([good, bad])
+        assert not pending and results[good].output == "good\n" and summary.failures == [results[bad]]
+        assert results[bad].reason == Reason.BAD_DECLARATION
+        assert results[bad].failure.startswith(f"{bad}:1: timeout=-1 is not a number")
+        project.snippet("page/bad.py", "# docexec: timeout=5\nprint('fixed')\n")
+        results, summary, _ = preview.results([good, bad])
+        assert results[bad].output == "fixed\n" and summary.executed == 1 and not summary.failures
+    finally:
+        preview.close()
+
+
+def test_a_path_that_names_no_snippet_fails_only_itself(project, tmp_path):
+    good = project.snippet("page/ok.py", "print('fine')\n")
+    (project.root / "snippets" / "page" / "folder.py").mkdir()
+    outside = tmp_path / "outside.py"
+    outside.write_text("print('OUTSIDE-THE-PROJECT')\n")
+    asked = {
+        "snippets/page/gone.py": "snippets/page/gone.py: no such snippet: the file does not exist",
+        "snippets/page/folder.py": "snippets/page/folder.py: no such snippet: not a file",
+        "snippets/../pyproject.toml": "snippets/../pyproject.toml:1: the file is not inside snippets/",
+        str(outside): f"{outside}:1: the file is not inside snippets/",
+    }
+    results, summary = project.engine().execute([good, *asked], progress=False)
+    assert results[good].status == Status.PASSED and summary.executed == 1
+    for path, problem in asked.items():
+        assert results[path].status == Status.FAILED and results[path].reason == Reason.NO_SUCH_SNIPPET
+        assert results[path].failure.startswith(problem), results[path].failure
+        assert "OUTSIDE-THE-PROJECT" not in results[path].output
 
 
 def test_a_raise_that_does_not_come_names_the_declarations_line(project):
@@ -62,8 +118,11 @@ def test_a_raise_that_does_not_come_names_the_declarations_line(project):
 
 
 def test_a_link_out_of_snippets_is_refused_by_the_engine(bad_project):
-    with pytest.raises(DeclarationError, match=r"^snippets/page/link.py:1: the file is not inside snippets/"):
-        bad_project.engine().execute(["snippets/page/link.py"], progress=False)
+    results, summary = bad_project.engine().execute(["snippets/page/link.py"], progress=False)
+    refused = results["snippets/page/link.py"]
+    assert refused.status == Status.FAILED and refused.reason == Reason.NO_SUCH_SNIPPET
+    assert refused.failure.startswith("snippets/page/link.py:1: the file is not inside snippets/")
+    assert summary.executed == 0 and "OUTSIDE-THE-PROJECT" not in refused.output
 
 
 @pytest.mark.parametrize(("line", "problem"), BAD_RUN_LINES)
@@ -152,7 +211,7 @@ def test_any_run_line_is_rendered_or_refused_naming_page_and_line(bad_project, t
 
     def results(path: str) -> Result:  # the parser is under test here: a real run would add nothing
         asked.append(path)
-        return Result(path=path, status=PASSED)
+        return Result(path=path, status=Status.PASSED)
 
     renderer = SnippetRenderer(bad_project.root, results, strict=True)
     renderer.start_page("docs/page.md")

@@ -21,21 +21,31 @@ def test_names_that_do_not_say_what_the_snippet_shows_are_problems(name):
     [
         "snippets/week-1/page/transpose_swaps_strides.py",
         "snippets/week-1/page/fp16_overflows_past_65504.py",
-        "snippets/labs/broadcasting.py",  # a lab is a page: its name is its title
+        "examples/notebooks/broadcasting.py",  # a lab is a page: its name is its title
     ],
 )
 def test_names_that_state_a_claim_pass(path):
-    assert checks.snippet_name(path) is None
+    assert checks.snippet_name(path, labs="examples/notebooks") is None
+
+
+def test_a_one_word_name_passes_only_in_the_labs_folder_the_project_names():
+    assert checks.snippet_name("examples/notebooks/broadcasting.py", labs="examples/notebooks/") is None
+    assert checks.snippet_name("examples/notebooks/broadcasting.py") is not None  # a project without labs
+    assert (
+        checks.snippet_name("examples/notebooks-old/broadcasting.py", labs="examples/notebooks") is not None
+    )
 
 
 def test_every_snippet_no_page_runs_is_named():
     snippets = ["snippets/p/used_here.py", "snippets/p/first_unused.py", "snippets/p/second_unused.py",
-                "snippets/labs/a_lab.py"]  # fmt: skip
-    problems = checks.unused_snippets(snippets, used={"snippets/p/used_here.py"})
+                "snippets/notebooks/a_lab.py"]  # fmt: skip
+    problems = checks.unused_snippets(snippets, used={"snippets/p/used_here.py"}, labs="snippets/notebooks")
     assert [str(p).split(": ")[0] for p in problems] == [
         "snippets/p/first_unused.py:1",
         "snippets/p/second_unused.py:1",
     ]
+    without_labs = checks.unused_snippets(snippets, used={"snippets/p/used_here.py"})
+    assert "snippets/notebooks/a_lab.py" in [p.path for p in without_labs]
 
 
 PAGE = """\

@@ -25,10 +25,23 @@ def test_a_failure_names_file_and_line_and_exits_non_zero(project):
     assert "ok.py" not in result.stdout  # only the given snippet ran
 
 
-def test_bad_declarations_and_missing_files_exit_2_with_the_reason(project):
-    project.snippet("page/bad.py", "# docexec: gpu\n")
-    result = docexec(project, "snippets/page/bad.py")
-    assert result.returncode == 2 and "snippets/page/bad.py:1: unknown declaration 'gpu'" in result.stderr
+def test_a_bad_declaration_fails_only_its_snippet_naming_file_and_line(project):
+    project.snippet("page/a.py", "print('from a')\n")
+    project.snippet("page/bad.py", "x = 1\n# docexec: gpu\nprint('must not run')\n")
+    project.snippet("page/c.py", "print('from c')\n")
+    result = docexec(project)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "PASS snippets/page/a.py" in result.stdout and "PASS snippets/page/c.py" in result.stdout
+    assert "FAIL snippets/page/bad.py (not run)\n  snippets/page/bad.py:2: unknown declaration 'gpu'" in (
+        result.stdout
+    )
+    assert "must not run" not in result.stdout and result.stderr == ""
+    assert result.stdout.rstrip().endswith(
+        "2 executed, 0 cached, 0 skipped (CUDA), 1 failed: snippets/page/bad.py"
+    )
+
+
+def test_a_path_given_that_names_no_file_exits_2_with_the_reason(project):
     result = docexec(project, "snippets/page/none.py")
     assert result.returncode == 2 and "snippets/page/none.py: no such snippet" in result.stderr
 

@@ -3,14 +3,17 @@ the edges, every bad value refused naming ``pyproject.toml:LINE``; preloading ch
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
+import sys
 
 import pytest
 
 from docexec import config
 from docexec.config import ConfigError
-from docexec.execution.result import PASSED
+from docexec.execution.engine import Engine
+from docexec.execution.result import Reason, Status
 
 SETTINGS = """\
 [project]
@@ -146,7 +149,7 @@ def test_preloading_changes_how_fast_a_snippet_starts_never_what_it_prints(proje
     imported_by_the_snippet = project.engine().execute([path], progress=False)[0][path]
     preloading = project.engine(preload=("numpy", "torch"), force=True)
     preloaded = preloading.execute([path], progress=False)[0][path]
-    assert imported_by_the_snippet.status == preloaded.status == PASSED
+    assert imported_by_the_snippet.status == preloaded.status == Status.PASSED
     assert imported_by_the_snippet.output == preloaded.output
     assert imported_by_the_snippet.output.split()[-1] == "1"  # one intra-op thread either way
     print(imported_by_the_snippet.output)
@@ -179,3 +182,127 @@ def test_the_command_line_runs_the_snippets_under_another_seed_on_request(projec
     assert str(random.Random(5).random()) in draw("--seed", "5").stdout
     refused = draw("--seed", "-1")
     assert refused.returncode == 2 and "--seed: expected a whole number from 0" in refused.stderr
+
+
+LAYOUT = """\
+[tool.docexec]
+snippets = "examples"
+labs = "examples/notebooks/"
+docs = "pages"
+reference-page = "api/index.md"
+library-module = "mylib"
+library-distribution = "my-project"
+markdown-docs = ["GUIDE.md", "src/mylib/"]
+templates = "page-templates"
+"""
+
+
+def test_the_layout_is_the_projects_own(tmp_path):
+    for folder in ("examples/notebooks", "pages", "page-templates"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text(LAYOUT)
+    settings = config.load(tmp_path)
+    assert (settings.snippets, settings.labs, settings.docs) == ("examples", "examples/notebooks", "pages")
+    assert (settings.reference_page, settings.library_module, settings.library_distribution) == (
+        "api/index.md",
+        "mylib",
+        "my-project",
+    )
+    assert settings.markdown_docs == ("GUIDE.md", "src/mylib") and settings.templates == "page-templates"
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ('snippet = "examples"', "unknown key; known keys: preload, "),
+        ('layout = {docs = "pages"}', "unknown key; known keys: preload, "),
+        ('snippets = "examples"', "examples/ is not a folder of the project"),
+        ('labs = "snippets/notebooks"', "snippets/notebooks/ is not a folder of the project"),
+        ('templates = "missing"', "missing/ is not a folder of the project"),
+        ('docs = "../site"', "expected a path inside the project such as 'docs', got '../site'"),
+        ('snippets = "snippets/../.."', "expected a path inside the project"),
+        ('reference-page = "../README.md"', "expected a path inside the project"),
+        ('markdown-docs = ["README.md", "docs/../../x.md"]', "expected a path inside the project"),
+        ('labs = "/tmp"', "expected a path inside the project"),
+        ('snippets = "leads-out"', "leads-out/ leads out of the project (links followed)"),
+        ('library-module = "my lib"', "'my lib' is not a module name"),
+        ("library-distribution = 3", "expected a non-empty string"),
+    ],
+)
+def test_a_layout_that_cannot_be_used_names_the_file_line_and_key(tmp_path, line, problem):
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "leads-out").symlink_to(tmp_path.parent)
+    (tmp_path / "pyproject.toml").write_text(
+        f'[project]\nname = "x"\n\n[tool.docexec]\n# one line before\n{line}\n'
+    )
+    key = line.split("=")[0].strip()
+    with pytest.raises(ConfigError) as refused:
+        config.load(tmp_path)
+    assert str(refused.value).startswith(f"pyproject.toml:6: [tool.docexec] {key}: "), refused.value
+    assert problem in str(refused.value)
+
+
+def test_a_project_is_found_by_its_table_or_by_a_snippets_folder(tmp_path):
+    from docexec.execution.engine import find_root
+
+    (tmp_path / "site" / "pages" / "guide").mkdir(parents=True)
+    (tmp_path / "site" / "examples").mkdir()
+    (tmp_path / "site" / "pyproject.toml").write_text('[tool.docexec]\nsnippets = "examples"\n')
+    assert find_root(tmp_path / "site" / "pages" / "guide") == tmp_path / "site"
+    (tmp_path / "plain" / "snippets").mkdir(parents=True)  # no pyproject.toml: the default folder
+    assert find_root(tmp_path / "plain" / "snippets") == tmp_path / "plain"
+    (tmp_path / "broken" / "deep").mkdir(parents=True)  # found, so that `load` can say what is wrong
+    (tmp_path / "broken" / "pyproject.toml").write_text("[tool.docexec]\nseed = = 1\n")
+    assert find_root(tmp_path / "broken" / "deep") == tmp_path / "broken"
+    (tmp_path / "other" / "deep").mkdir(parents=True)
+    (tmp_path / "other" / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
+    assert config.is_project(tmp_path / "site") and not config.is_project(tmp_path / "other")
+
+
+PASSES = "print('two and two make', 2 + 2)\nassert 2 + 2 == 4\n"
+
+
+def test_a_project_with_its_own_folder_names_runs_through_the_command_line_and_the_engine(tmp_path):
+    """Nothing here is called snippets/ or docs/: every name comes from [tool.docexec]."""
+    root = tmp_path / "site"
+    (root / "examples" / "guide").mkdir(parents=True)
+    (root / "pages" / "guide").mkdir(parents=True)
+    (root / "examples" / "guide" / "adds_two_numbers.py").write_text(PASSES)
+    (root / "examples" / "guide" / "divides_by_zero.py").write_text("1 / 0\n")
+    (root / "pages" / "guide" / "index.md").write_text("# Guide\n\n%run examples/guide/adds_two_numbers.py\n")
+    (root / "pyproject.toml").write_text('[tool.docexec]\nsnippets = "examples"\ndocs = "pages"\n')
+    env = {**os.environ, "DOCEXEC_CACHE_DIR": str(tmp_path / "cache"), "DOCEXEC_DEVICE": "cpu"}
+
+    def docexec(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "docexec.hosts.cli", *args]
+        return subprocess.run(command, cwd=root / "pages" / "guide", env=env, capture_output=True, text=True)
+
+    everything = docexec("run")  # from a page's folder: the project is found by its table
+    assert everything.returncode == 1, everything.stdout + everything.stderr
+    assert "PASS examples/guide/adds_two_numbers.py" in everything.stdout
+    assert "FAIL examples/guide/divides_by_zero.py" in everything.stdout
+    assert "examples/guide/divides_by_zero.py:1: ZeroDivisionError" in everything.stdout
+    one = docexec("run", "../../examples/guide/adds_two_numbers.py")
+    assert one.returncode == 0 and "two and two make 4" in one.stdout, one.stdout + one.stderr
+    refused = docexec("run", ".")
+    assert refused.returncode == 2
+    assert "holds no snippet (snippets are the .py files under examples/)" in refused.stderr
+
+    pytest_run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "docexec.hosts.pytest_plugin", "-p", "no:cacheprovider",
+         "--rootdir", str(root), "examples"],
+        cwd=root, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert "1 failed, 1 passed" in pytest_run.stdout, pytest_run.stdout + pytest_run.stderr
+
+    engine = Engine(root, config.load(root).replace(cache_dir=tmp_path / "cache", device="cpu"))
+    assert engine.all_snippets() == [
+        "examples/guide/adds_two_numbers.py",
+        "examples/guide/divides_by_zero.py",
+    ]
+    results, summary = engine.execute(["examples/guide/adds_two_numbers.py"], progress=False)
+    assert results["examples/guide/adds_two_numbers.py"].status is Status.PASSED and summary.cached == 1
+    (root / "snippets").mkdir()  # a folder of the default name is no snippets folder of this project
+    (root / "snippets" / "elsewhere.py").write_text(PASSES)
+    elsewhere = engine.execute(["snippets/elsewhere.py"], progress=False)[0]["snippets/elsewhere.py"]
+    assert elsewhere.reason is Reason.NO_SUCH_SNIPPET and "not inside examples/" in elsewhere.failure

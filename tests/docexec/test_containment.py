@@ -20,7 +20,7 @@ from docexec.execution import process_tree, project_writes
 from docexec.execution.declarations import Declarations
 from docexec.execution.jobs import Report
 from docexec.execution.pool import fork_is_available
-from docexec.execution.result import FAILED, PASSED, assemble
+from docexec.execution.result import Status, assemble
 from docexec.sandbox import read_only_project
 
 DOCEXEC = [sys.executable, "-m", "docexec.hosts.cli"]  # the `docexec` command of this Python
@@ -168,7 +168,7 @@ def batch(module_project, tmp_path_factory):
 
 def test_processes_in_sessions_of_their_own_end_with_the_snippet(batch):
     result = batch["escapes.py"]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     assert "the orphan was adopted: True" in result.output
     pids = printed_pids(result.output)
     assert len(pids) == 2  # the start_new_session process and the setsid grandchild
@@ -177,14 +177,14 @@ def test_processes_in_sessions_of_their_own_end_with_the_snippet(batch):
 
 def test_a_memory_hog_is_stopped_and_named_with_its_limit(batch):
     result = batch["memory_hog.py"]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED
     assert result.failure.startswith("snippets/memory_hog.py: exceeded its memory limit of 300 MiB")
     assert result.peak_memory > 300 << 20
 
 
 def test_snippets_get_no_secrets_of_the_callers_environment(batch):
     result = batch["environment.py"]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     assert result.output == (
         "token: None None\n"
         "the process above holds it: False\n"
@@ -195,7 +195,7 @@ def test_snippets_get_no_secrets_of_the_callers_environment(batch):
 
 def test_a_write_into_the_project_fails_the_snippet_and_names_the_file(batch, module_project):
     result = batch["writes_into_project.py"]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED
     readme = module_project.root / "README.md"
     if read_only_project.available():  # refused by the kernel, at the line that tried
         assert result.failure.startswith(
@@ -223,7 +223,7 @@ def test_a_file_changed_in_the_project_is_found_by_comparing_snapshots(tmp_path)
 
 def test_output_of_child_processes_and_descriptors_is_kept_in_order(batch):
     result = batch["output_from_every_process.py"]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     assert result.output == (
         "before\n"
         "a forked worker, through file descriptor 1\n"
@@ -239,7 +239,7 @@ def test_output_of_child_processes_and_descriptors_is_kept_in_order(batch):
 
 def test_escape_codes_and_control_characters_never_reach_the_output(batch):
     result = batch["escape_codes.py"]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     assert result.cells[0].streams == [
         ("stdout", "red and plain, a bell and a null\n"),
         ("stderr", "100%\n"),  # a redrawn line as it was last drawn
@@ -253,7 +253,7 @@ def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):
     )
     hog = project.snippet("memory_hog.py", MEMORY_HOG)
     results, _ = project.engine(fork=False, workers=2).execute([escapes, crashes, hog], progress=False)
-    assert results[escapes].status == PASSED, results[escapes].failure
+    assert results[escapes].status == Status.PASSED, results[escapes].failure
     assert "SIGSEGV" in results[crashes].failure
     assert_all_gone(printed_pids(results[escapes].output) + printed_pids(results[crashes].output))
     assert "exceeded its memory limit of 300 MiB" in results[hog].failure

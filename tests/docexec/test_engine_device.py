@@ -15,7 +15,7 @@ import pytest
 from docexec import config
 from docexec.execution import device
 from docexec.execution.engine import Engine
-from docexec.execution.result import PASSED, SKIPPED
+from docexec.execution.result import Status
 from docexec.render import provenance
 
 GPU_SNIPPET = "# docexec: cuda\nprint('declared for CUDA, runs anywhere')\n"
@@ -56,13 +56,13 @@ def test_cpu_and_gpu_results_never_serve_each_other(project):
     gpu = project.snippet("page/gpu.py", GPU_SNIPPET)
     on_gpu = project.engine(device="cuda")
     results, summary = on_gpu.execute([plain, gpu], progress=False)
-    assert summary.executed == 2 and results[gpu].status == PASSED
+    assert summary.executed == 2 and results[gpu].status == Status.PASSED
     assert results[gpu].environment["device"] == "cuda"
     on_cpu = project.engine(device="cpu")
     assert on_cpu.key(plain) != on_gpu.key(plain)
     results, summary = on_cpu.execute([plain, gpu], progress=False)
     assert (summary.executed, summary.cached, summary.skipped) == (1, 0, 1)
-    assert results[gpu].status == SKIPPED and results[plain].environment["device"] == "cpu"
+    assert results[gpu].status == Status.SKIPPED and results[plain].environment["device"] == "cpu"
     assert project.engine(device="cuda").execute([plain, gpu], progress=False)[1].cached == 2
 
 
@@ -115,7 +115,7 @@ def test_on_a_real_gpu_the_snippet_sees_the_gpu_the_provenance_names(project):
     path = project.snippet("page/name.py", code)
     engine = project.engine(device=None)
     result = engine.execute([path], progress=False)[0][path]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     assert result.output.strip() == engine.environment["gpu"]
 
 

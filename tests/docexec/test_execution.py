@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from docexec.execution.result import FAILED, PASSED, SKIPPED
+from docexec.execution.result import Reason, Result, Status
 from docexec.sandbox.capture import HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
 
 BEHAVIOURS = {
@@ -133,13 +133,13 @@ def batch(module_project):
 
 def test_stdout_and_stderr_are_recorded_in_order(batch):
     result = batch[0]["ordered.py"]
-    assert result.status == PASSED
+    assert result.status == Status.PASSED and result.reason is None
     assert result.cells[0].streams == [("stdout", "one\n"), ("stderr", "two\n"), ("stdout", "three\n")]
 
 
 def test_a_hang_is_killed_at_the_timeout(batch):
     result = batch[0]["hang.py"]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED and result.reason is Reason.TIMED_OUT
     assert "timed out after 1 s" in result.failure
     assert result.output == "started\n"  # what came before the hang is kept
     assert result.duration < 10
@@ -147,27 +147,27 @@ def test_a_hang_is_killed_at_the_timeout(batch):
 
 def test_a_segfault_is_a_failure_that_names_the_signal(batch):
     result = batch[0]["segfault.py"]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED and result.reason is Reason.CRASHED
     assert "SIGSEGV" in result.failure
     assert result.output == "before the crash\n"
 
 
 def test_os_exit_is_a_failure_with_its_status(batch):
     result = batch[0]["os_exit.py"]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED and result.reason is Reason.CRASHED
     assert "exited with status 3" in result.failure
     assert result.output == "leaving\n"
 
 
 def test_sys_exit_is_a_failure(batch):
     result = batch[0]["sys_exit.py"]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED and result.reason is Reason.RAISED
     assert result.failure.startswith("snippets/sys_exit.py:2: SystemExit")
 
 
 def test_huge_output_keeps_head_and_tail_with_a_note_on_its_own_line_between(batch):
     result = batch[0]["huge_output.py"]
-    assert result.status == PASSED
+    assert result.status == Status.PASSED
     assert result.dropped_chars == 10_000_001 - MAX_OUTPUT_CHARS
     head, note, tail = result.output.split("\n")[:3]
     assert note == "[output truncated: 9,900,001 characters not shown]"
@@ -178,7 +178,7 @@ def test_huge_output_keeps_head_and_tail_with_a_note_on_its_own_line_between(bat
 
 def test_past_the_head_python_output_keeps_its_place_among_other_processes_and_stderr(batch):
     result = batch[0]["past_the_head_in_order.py"]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     assert result.dropped_chars == 0 and result.output.startswith("x" * 70_000 + "\n")  # all of it fits
     assert result.output.endswith(
         "before the child\na child process\nbefore stderr\nto stderr\n"
@@ -192,7 +192,7 @@ def test_past_the_head_python_output_keeps_its_place_among_other_processes_and_s
 
 def test_an_unexpected_error_names_the_snippet_line_and_keeps_only_its_frames(batch):
     result = batch[0]["unexpected_error.py"]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED and result.reason is Reason.RAISED
     assert result.failure.startswith("snippets/unexpected_error.py:3: RuntimeError: shape '[4]' is invalid")
     traceback = result.exception.traceback
     assert 'File "snippets/unexpected_error.py", line 4, in <module>' in traceback
@@ -202,7 +202,7 @@ def test_an_unexpected_error_names_the_snippet_line_and_keeps_only_its_frames(ba
 
 def test_an_expected_error_passes_and_keeps_its_traceback(batch):
     result = batch[0]["expected_error.py"]
-    assert result.status == PASSED and result.expected_exception
+    assert result.status == Status.PASSED and result.expected_exception
     assert result.exception.type == "RuntimeError"
     assert "torch.ones(2, 3).view(4)" in result.exception.traceback
 
@@ -217,18 +217,18 @@ def test_an_expected_error_passes_and_keeps_its_traceback(batch):
 )
 def test_an_expected_error_that_does_not_come_as_declared_fails(batch, snippet, reason):
     result = batch[0][snippet]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED and result.reason is Reason.RAISED
     assert reason in result.failure
 
 
 def test_a_subclass_of_the_expected_error_passes(batch):
     result = batch[0]["expected_error_subclass.py"]
-    assert result.status == PASSED and result.exception.type == "KeyError"
+    assert result.status == Status.PASSED and result.exception.type == "KeyError"
 
 
 def test_shown_and_open_figures_are_captured_as_svg_with_what_describes_them(batch):
     result = batch[0]["figure.py"]
-    assert result.status == PASSED
+    assert result.status == Status.PASSED
     line, image, empty = result.figures
     assert all(f.format == "svg" and f.bytes.startswith(b"<?xml") for f in result.figures)
     assert b"<dc:date>" not in line.bytes  # no date: the same figure gives the same bytes
@@ -255,23 +255,23 @@ def test_a_figure_too_dense_for_svg_is_a_png_at_twice_its_displayed_size(batch):
 
 
 def test_each_snippet_runs_in_a_fresh_empty_folder(batch):
-    assert batch[0]["writes_file.py"].status == PASSED
+    assert batch[0]["writes_file.py"].status == Status.PASSED
 
 
 def test_global_state_does_not_leak_between_snippets(batch):
     assert batch[0]["leaks_global_state.py"].output == "torch.float64\n"
-    assert batch[0]["sees_clean_state.py"].status == PASSED
+    assert batch[0]["sees_clean_state.py"].status == Status.PASSED
 
 
 def test_cuda_snippets_are_skipped_with_a_reason_without_a_gpu(batch):
     result = batch[0]["needs_cuda.py"]
-    assert result.status == SKIPPED
+    assert result.status == Status.SKIPPED and result.reason is Reason.NEEDS_GPU
     assert "CUDA" in result.failure
 
 
 def test_the_summary_counts_every_kind(batch):
     results, summary = batch
-    failed = {r.path for r in results.values() if r.status == FAILED}
+    failed = {r.path for r in results.values() if r.status == Status.FAILED}
     assert summary.executed == len(BEHAVIOURS) - 1
     assert summary.skipped == 1 and summary.cached == 0
     assert {r.path for r in summary.failures} == failed
@@ -311,6 +311,15 @@ def test_the_true_end_is_shown_after_ten_megabytes_from_any_process(project):
     path = project.snippet("ten_megabytes.py", END_AFTER_TEN_MEGABYTES)
     results, _ = project.engine().execute([path], progress=False)
     result = results[path]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     assert result.output.endswith("a child wrote this late\nthe true end\n")
     assert "[output truncated: " in result.output and len(result.output) <= MAX_OUTPUT_CHARS + 100
+
+
+def test_a_result_that_did_not_pass_always_says_why_and_a_pass_never_does():
+    with pytest.raises(ValueError, match="only a pass has none"):
+        Result("snippets/x.py", Status.FAILED, failure="snippets/x.py: no reason given")
+    with pytest.raises(ValueError, match="only a pass has none"):
+        Result("snippets/x.py", Status.PASSED, Reason.RAISED)
+    read_back = Result.from_json(Result("snippets/x.py", Status.FAILED, Reason.TIMED_OUT).to_json())
+    assert read_back.status is Status.FAILED and read_back.reason is Reason.TIMED_OUT

@@ -48,6 +48,8 @@ def _tiny_site(project) -> Path:
     (project.root / "docs" / "index.md").write_text("# Tiny\n\nText.\n\n%run snippets/page/hello_world.py\n")
     project.snippet("page/hello_world.py", "print('hello from the snippet')\n")
     project.snippet("labs/steps.py", LAB)
+    with (project.root / "pyproject.toml").open("a", encoding="utf-8") as pyproject:
+        pyproject.write('labs = "snippets/labs"\n')  # the labs are where [tool.docexec] says
     return project.root
 
 

@@ -7,7 +7,29 @@ import re
 import nbformat
 import pytest
 
-from docexec.render import page_notebook, requirements
+from docexec import config, site
+from docexec.execution.result import Status
+from docexec.render import notebooks, requirements
+
+
+def notebook_for_page(root, markdown, results, environment, repository=None, url_of=lambda target: None):
+    """The page's notebook, planned by the site build with ``results`` (one snippet's result)."""
+    settings = config.load(root).replace(
+        library_module="torchguide", library_distribution="pytorch-foundations"
+    )
+    plan = site.SiteBuild(root, settings, site.one_by_one(results), environment).plan_page(
+        "page.md", markdown
+    )
+    return notebooks.notebook_for_page(plan, markdown, environment, settings, repository, url_of)
+
+
+def lab_notebook(root, path, result, environment, repository):
+    """The lab at ``path`` with ``result``, as the site build plans it."""
+    settings = config.load(root).replace(labs="snippets/labs")
+    build = site.SiteBuild(root, settings, site.one_by_one(lambda _: result), environment or {})
+    lab = build.plan({}, [path]).labs[site.lab_page(path, settings)]
+    return notebooks.lab_notebook(root, lab, settings, environment, repository)
+
 
 PAGE = """\
 ---
@@ -49,7 +71,7 @@ def notebook(module_project):
     results, _ = engine.execute(
         ["snippets/page/prints.py", "snippets/page/raises.py", "snippets/page/gpu.py"], progress=False
     )
-    built = page_notebook.notebook_for_page(
+    built = notebook_for_page(
         project.root,
         PAGE,
         results.__getitem__,
@@ -109,8 +131,10 @@ def test_prose_is_plain_markdown_that_jupyter_reads(notebook):
 
 
 def test_requirements_map_modules_to_what_pip_installs():
-    found = requirements.requirements({"torch", "os", "numpy", "torchguide"}, "2.13.0+cpu", None)
-    assert found == ["torch==2.13.0", "numpy", "pytorch-foundations"]
+    found = requirements.requirements(
+        {"torch", "os", "numpy", "mylib"}, "2.13.0+cpu", None, "mylib", "my-project"
+    )
+    assert found == ["torch==2.13.0", "my-project", "numpy"]
     assert requirements.imported_modules("import a.b\nfrom c.d import e\nfrom . import f\n") == {"a", "c"}
 
 
@@ -123,19 +147,17 @@ def test_requirements_map_modules_to_what_pip_installs():
     ],
 )
 def test_a_notebook_is_named_after_its_page(src_uri, name):
-    assert page_notebook.file_name(src_uri) == name
+    assert notebooks.file_name(src_uri) == name
 
 
 def test_a_lab_notebook_installs_what_it_imports_before_its_first_code_cell(module_project):
-    from docexec.render import labs
-
     path = module_project.snippet(
         "labs/tiny_lab.py",
         "# %% [markdown]\n# # A lab\n\n# %%\nimport torch\n\nprint(torch.ones(2).sum().item())\n",
     )
     engine = module_project.engine()
     result = engine.execute([path], progress=False)[0][path]
-    notebook = labs.notebook_from(module_project.root, path, result, engine.environment, None)
+    notebook = lab_notebook(module_project.root, path, result, engine.environment, None)
     nbformat.validate(notebook)
     kinds = [(cell.cell_type, cell.source.splitlines()[-1]) for cell in notebook.cells]
     release = engine.environment["torch"].split("+")[0]
@@ -151,12 +173,10 @@ GISTED = "import math\n\n# --8<-- [start:gist]\nroot = math.sqrt(4)\n# --8<-- [e
 
 
 def test_a_lab_keeps_its_whole_code_without_gist_markers(module_project):
-    from docexec.render import labs
-
     path = module_project.snippet("labs/gisted_lab.py", "# %%\n" + GISTED)
     engine = module_project.engine()
     result = engine.execute([path], progress=False)[0][path]
-    notebook = labs.notebook_from(module_project.root, path, result, None, None)
+    notebook = lab_notebook(module_project.root, path, result, None, None)
     code = notebook.cells[0].source
     assert (
         code == "import math\n\nroot = math.sqrt(4)\nprint(root)"
@@ -168,7 +188,7 @@ def test_a_page_notebook_keeps_a_gisted_snippets_whole_code_without_markers(modu
     path = module_project.snippet("page/gisted.py", GISTED)
     engine = module_project.engine()
     results, _ = engine.execute([path], progress=False)
-    built = page_notebook.notebook_for_page(
+    built = notebook_for_page(
         module_project.root,
         "# Page\n\n%run snippets/page/gisted.py\n",
         results.__getitem__,
@@ -236,8 +256,8 @@ def drill_notebook(module_project):
     ]
     engine = module_project.engine()
     results, _ = engine.execute(paths, progress=False)
-    assert all(result.status == "passed" for result in results.values()), results
-    built = page_notebook.notebook_for_page(
+    assert all(result.status == Status.PASSED for result in results.values()), results
+    built = notebook_for_page(
         module_project.root, DRILL_PAGE, results.__getitem__, engine.environment, "https://example.org/repo"
     )
     nbformat.validate(built)
@@ -304,7 +324,7 @@ def test_the_install_cell_installs_the_project_for_the_check_cell(drill_notebook
 
 
 def test_a_folded_admonition_title_keeps_its_code_and_escapes_html():
-    lines = page_notebook.plain_markdown(['???+ note "Why `a < b` fails"', "    Because."], lambda uri: None)
+    lines = notebooks.plain_markdown(['???+ note "Why `a < b` fails"', "    Because."], lambda uri: None)
     assert lines == [
         "<details open><summary><b>Why <code>a &lt; b</code> fails</b></summary>",
         "",
@@ -315,7 +335,7 @@ def test_a_folded_admonition_title_keeps_its_code_and_escapes_html():
 
 
 def test_a_solution_splits_into_what_the_reader_writes_and_the_check():
-    written, check = page_notebook.split_solution(
+    written, check = notebooks.split_solution(
         "import torch\nfrom torchguide.drills import check_here\n\n\ndef f(x):\n    return x\n\n\n"
         'check_here(\n    "demo",\n    f,\n)\n'
     )
@@ -324,15 +344,15 @@ def test_a_solution_splits_into_what_the_reader_writes_and_the_check():
 
 
 def test_a_folded_block_that_runs_a_snippet_opens_into_a_title_prose_and_the_code_cell(module_project):
-    from docexec.execution.result import PASSED, Result
+    from docexec.execution.result import Result
 
     module_project.snippet("page/inside.py", "print('inside')\n")
     page = (
         '??? note "Why `x`"\n    Before the snippet.\n\n    %run snippets/page/inside.py\n\n'
         "    After it, a paragraph\n    on two lines.\n\nOutside.\n"
     )
-    built = page_notebook.notebook_for_page(
-        module_project.root, page, lambda path: Result(path=path, status=PASSED), {}
+    built = notebook_for_page(
+        module_project.root, page, lambda path: Result(path=path, status=Status.PASSED), {}
     )
     cells = [(cell.cell_type, cell.source) for cell in built.cells[1:]]
     assert cells == [

@@ -124,6 +124,20 @@ def test_recording_needs_a_cuda_device_and_a_failure_is_not_recorded(gpu_project
     assert (root / "recordings" / "page" / "gpu_memory.json").exists()
 
 
+def test_a_bad_declaration_fails_its_snippet_keeps_its_recording_and_the_others_record(gpu_project):
+    root = gpu_project.root
+    assert docexec(root, "record", env=gpu_project.on_gpu).returncode == 0
+    kept = root / "recordings" / "page" / "gpu_memory.json"
+    gpu_project.snippet("page/gpu_memory.py", GPU_SNIPPET.replace("cuda", "cuda timeot=5", 1))
+    gpu_project.snippet("page/other_gpu.py", "# docexec: cuda\nprint('other')\n")
+    again = docexec(root, "record", env=gpu_project.on_gpu)
+    assert again.returncode == 1, again.stdout + again.stderr
+    failure = "snippets/page/gpu_memory.py:1: unknown declaration 'timeot'"
+    assert f"FAIL snippets/page/gpu_memory.py\n  {failure}" in again.stdout
+    assert "1 recorded, 0 unchanged, 0 removed, 1 failed: snippets/page/gpu_memory.py" in again.stdout
+    assert kept.exists() and (root / "recordings" / "page" / "other_gpu.json").exists()
+
+
 def test_an_unreadable_recording_is_listed_with_its_file(gpu_project):
     root = gpu_project.root
     broken = root / "recordings" / "page" / "gpu_memory.json"

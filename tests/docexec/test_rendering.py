@@ -23,6 +23,11 @@ def render(project):
             results,
             environment=environment or engine.environment,
             library_repository="https://example.org/repo",
+            config=engine.config.replace(
+                library_module="torchguide",
+                library_distribution="pytorch-foundations",
+                reference_page="reference/index.md",
+            ),
         )
         renderer.start_page("docs/page.md", "week-1/page.md")
         extensions = [
@@ -209,7 +214,7 @@ def test_a_failing_gisted_snippet_names_its_real_line(project, render):
     code = "# --8<-- [start:gist]\nx = 1\n# --8<-- [end:gist]\n\nraise ValueError('line five')\n"
     project.snippet("page/fails.py", code)
     html = render("%run snippets/page/fails.py")
-    assert "fails.py\", line 5" in htmllib.unescape(html)
+    assert 'fails.py", line 5' in htmllib.unescape(html)
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from docexec.execution.result import FAILED, PASSED
+from docexec.execution.result import Status
 from docexec.sandbox import restrictions
 
 SECRET = "s3cr3t-of-the-build-7c1f"
@@ -115,7 +115,7 @@ def test_this_machine_enforces_every_restriction_or_names_it():
 def test_no_environment_of_another_process_can_be_read(batch):
     needs(restrictions.ENVIRONMENTS)
     result = batch["reads_environments.py"]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     assert SECRET not in result.output
     assert "environments read: 1\n" in result.output  # its own only
 
@@ -123,7 +123,7 @@ def test_no_environment_of_another_process_can_be_read(batch):
 def test_writes_are_allowed_in_the_snippets_own_folders_only(batch):
     needs(restrictions.WRITES)
     result = batch["writes_outside.py"]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     lines = result.output.splitlines()
     assert lines[:3] == ["/var/tmp refused", "/tmp refused", "/root refused"]
     assert lines[3:] == [f"{lines[3].split()[0]} written", "/dev/shm written"]
@@ -132,23 +132,23 @@ def test_writes_are_allowed_in_the_snippets_own_folders_only(batch):
 def test_no_network_unless_declared_and_then_loopback_only(batch):
     needs(restrictions.NETWORK)
     undeclared, declared = batch["connects.py"], batch["connects_declared.py"]
-    assert undeclared.status == PASSED, undeclared.failure
+    assert undeclared.status == Status.PASSED, undeclared.failure
     assert undeclared.output == "no connection: OSError\nno loopback: OSError\n"
-    assert declared.status == PASSED, declared.failure
+    assert declared.status == Status.PASSED, declared.failure
     assert declared.output == "no connection: ConnectionRefusedError\nloopback works\n"
 
 
 def test_a_file_cannot_grow_past_the_declared_memory(batch):
     needs(restrictions.FILE_SIZE)
     result = batch["big_file.py"]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED
     assert "OSError: [Errno 27] File too large" in result.failure
 
 
 def test_shared_memory_counts_against_the_declared_memory(batch):
     needs(restrictions.SHARED_MEMORY)
     result = batch["fills_shared_memory.py"]
-    assert result.status == FAILED
+    assert result.status == Status.FAILED
     assert "No space left on device" in result.failure
 
 
@@ -178,7 +178,11 @@ def test_without_root_the_restrictions_hold_or_are_named_on_the_console():
                 os.chmod(os.path.join(folder, name), 0o644)
         command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c"]
         finished = subprocess.run(
-            [*command, UNPRIVILEGED_PROBE], capture_output=True, text=True, cwd=readable, timeout=60,
+            [*command, UNPRIVILEGED_PROBE],
+            capture_output=True,
+            text=True,
+            cwd=readable,
+            timeout=60,
             env={**os.environ, "PYTHONPATH": str(readable)},
         )
     finally:

@@ -106,3 +106,30 @@ def test_an_existing_page_is_never_overwritten(tiny):
     scaffold.new_page(tiny, "week-2/day-6/views", "Views", "views_share_memory")
     with pytest.raises(ScaffoldError, match="exists already"):
         scaffold.new_page(tiny, "docs/week-2/day-6/views.md", "Views", "views_share_memory")
+
+
+def test_the_page_snippet_and_templates_are_where_the_projects_configuration_says(tiny, monkeypatch, capsys):
+    (tiny / "templates").rename(tiny / "page-templates")
+    (tiny / "snippets").rename(tiny / "examples")
+    (tiny / "docs").rename(tiny / "pages")
+    (tiny / "pyproject.toml").write_text(
+        '[tool.docexec]\nsnippets = "examples"\ndocs = "pages"\ntemplates = "page-templates"\n'
+    )
+    monkeypatch.chdir(tiny / "pages")
+    code = main(
+        ["new", "pages/guide/first-steps.md", "--title", "First steps", "--snippet", "tensor_has_a_shape"]
+    )
+    assert code == 0, capsys.readouterr()
+    page = (tiny / "pages/guide/first-steps.md").read_text()
+    assert "%run examples/guide/first-steps/tensor_has_a_shape.py" in page
+    assert "[`tensor_has_a_shape.py`](#tensor_has_a_shape)" in page and "what_it_shows" not in page
+    assert (tiny / "examples/guide/first-steps/tensor_has_a_shape.py").is_file()
+    assert "created pages/guide/first-steps.md" in capsys.readouterr().out
+    assert not (tiny / "docs").exists() and not (tiny / "snippets").exists()
+
+
+def test_a_page_template_without_a_run_line_is_refused_by_name(tiny):
+    template = tiny / "templates" / "page.md"
+    template.write_text(template.read_text().replace("%run", "run"))
+    with pytest.raises(ScaffoldError, match=r"^templates/page.md holds no '%run <snippet>.py' line"):
+        scaffold.new_page(tiny, "guide/first-steps", "First steps", "tensor_has_a_shape")

@@ -64,8 +64,7 @@ def test_two_shards_in_two_processes_merge_into_a_cache_that_leaves_nothing_to_r
     )
     assert merge.returncode == 0 and "5 entries copied" in merge.stdout, merge.stdout + merge.stderr
     build = subprocess.run(
-        [*DOCEXEC, "run", "--quiet", f"--cache-dir={caches[2]}"]
-        + [f"--report={report}"],
+        [*DOCEXEC, "run", "--quiet", f"--cache-dir={caches[2]}"] + [f"--report={report}"],
         cwd=project.root,
         capture_output=True,
         text=True,

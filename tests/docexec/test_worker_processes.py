@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from docexec.execution.result import FAILED, PASSED
+from docexec.execution.result import Status
 
 DATALOADER_TWO_WORKERS = """
     import os
@@ -84,8 +84,10 @@ LEFT_RUNNING = """
     print("main code done")
 """
 
+# Long enough for every worker to have started on a machine busy with other work (3 s was not,
+# with the whole batch starting at once), short enough that the batch does not wait long.
 STALLED_DATALOADER = """
-    # docexec: timeout=3
+    # docexec: timeout=6
     import os
     import time
     from torch.utils.data import DataLoader, Dataset
@@ -105,7 +107,7 @@ STALLED_DATALOADER = """
 """
 
 STALLED_SPAWN = """
-    # docexec: timeout=3
+    # docexec: timeout=6
     import multiprocessing
     import os
     import time
@@ -144,8 +146,8 @@ def python_stdout(path: Path, folder: Path) -> str:
 @pytest.fixture(scope="module")
 def batch(module_project):
     paths = [module_project.snippet(name, code) for name, code in {**COMPARED, **STALLED}.items()]
-    # torch preloaded: the stalled DataLoader's 3 s are for its workers to start, and importing
-    # torch inside them took longer than that on a busy machine.
+    # torch preloaded: the stalled DataLoader's seconds are for its workers to start, not for
+    # importing torch inside the snippet first.
     results, _ = module_project.engine(preload=("torch",)).execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}
 
@@ -157,7 +159,7 @@ def stdout_of(result) -> str:
 @pytest.mark.parametrize("name", COMPARED)
 def test_the_output_is_what_python_prints(batch, module_project, tmp_path, name):
     result = batch[name]
-    assert result.status == PASSED, result.failure
+    assert result.status == Status.PASSED, result.failure
     assert stdout_of(result), "a snippet that prints nothing proves nothing"
     assert stdout_of(result) == python_stdout(module_project.root / "snippets" / name, tmp_path / "cwd")
 
@@ -213,8 +215,8 @@ def printed_pids(output: str) -> list[int]:
 @pytest.mark.parametrize(("name", "processes"), [("stalled_dataloader.py", 3), ("stalled_spawn.py", 2)])
 def test_a_stalled_snippet_is_killed_at_the_timeout_with_its_workers(batch, name, processes):
     result = batch[name]
-    assert result.status == FAILED
-    assert "timed out after 3 s" in result.failure
+    assert result.status == Status.FAILED
+    assert "timed out after 6 s" in result.failure
     pids = printed_pids(result.output)
     assert len(pids) == processes  # the snippet's process and its workers had all started
     assert_all_gone(pids)
@@ -224,7 +226,7 @@ def test_the_subprocess_fallback_carries_worker_processes_too(project):
     pool = project.snippet("spawn_pool.py", COMPARED["spawn_pool.py"])
     # A fresh interpreter per snippet, and one more for the spawned worker: a little longer than
     # under fork, so that the worker has surely started when the kill comes.
-    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=3", "timeout=5"))
+    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=6", "timeout=8"))
     results, _ = project.engine(fork=False).execute([pool, stalled], progress=False)
     assert results[pool].output == "[0, 1, 4, 9, 16, 25]\n"
     assert "timed out" in results[stalled].failure

@@ -12,7 +12,7 @@ import pytest
 from docexec import config
 from docexec.execution import declarations
 from docexec.execution.engine import Engine
-from docexec.render import page_notebook
+from docexec.render import notebooks
 from docexec.render.markdown_ext import directive_lines
 
 FIGURES = Path(__file__).with_name("figures.json")
@@ -89,7 +89,7 @@ def test_every_page_with_snippets_is_a_valid_notebook_of_its_snippets_and_output
             displayed = declarations.displayed_source(source, whole).strip()
             if cell.cell_type == "markdown":
                 assert cell.metadata["docexec"]["role"] == "solution", path
-                assert page_notebook.split_solution(displayed)[0] in cell.source, path
+                assert notebooks.split_solution(displayed)[0] in cell.source, path
                 assert results[path].output.strip() in cell.source, path
                 continue
             assert cell.source.strip() == displayed, path

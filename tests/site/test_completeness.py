@@ -14,8 +14,15 @@ import yaml
 from docexec import checks, config
 from docexec.execution.engine import Engine
 from docexec.hosts.cli import main as docexec_cli
-from docexec.render.labs import LABS_DIR, page_uri
 from docexec.render.markdown_ext import directive_lines
+from docexec.site import lab_page
+
+SETTINGS = config.load(Path(__file__).resolve().parents[2])
+LABS_DIR = SETTINGS.labs
+
+
+def page_uri(snippet: str) -> str:
+    return lab_page(snippet, SETTINGS)
 
 # Libraries a snippet may import beside torch, numpy and matplotlib (declared in pyproject.toml).
 THIRD_PARTY = {"pandas", "PIL", "webdataset", "sklearn", "captum", "tensorboard"}
@@ -58,8 +65,9 @@ def failures(problems: list) -> str:
 
 
 def test_every_snippet_is_used_by_a_page_or_is_a_lab_in_the_nav(root):
-    snippets = Engine(root).all_snippets()
-    problems = checks.unused_snippets(snippets, set(uses(root)))
+    engine = Engine(root)
+    snippets = engine.all_snippets()
+    problems = checks.unused_snippets(snippets, set(uses(root)), engine.config.labs)
     nav = nav_entries(root)
     problems += [
         checks.Problem(snippet, 1, f"the lab {page_uri(snippet)} is not in the nav of mkdocs.yml")
@@ -70,7 +78,8 @@ def test_every_snippet_is_used_by_a_page_or_is_a_lab_in_the_nav(root):
 
 
 def test_snippet_names_say_what_they_show(root):
-    problems = [p for p in map(checks.snippet_name, Engine(root).all_snippets()) if p]
+    engine = Engine(root)
+    problems = [p for p in (checks.snippet_name(s, engine.config.labs) for s in engine.all_snippets()) if p]
     assert not problems, failures(problems)
 
 

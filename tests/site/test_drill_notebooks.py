@@ -19,8 +19,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from docexec.execution.result import PASSED, Result
-from docexec.render import page_notebook
+from docexec import config, site
+from docexec.execution.result import Result, Status
+from docexec.render.notebooks import notebook_for_page
 from torchguide.drills import all_drills
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,9 +42,10 @@ def notebooks() -> dict[str, nbformat.NotebookNode]:
     built = {}
     for page in sorted({drill.page for drill in DRILLS.values()}):
         markdown = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
-        notebook = page_notebook.notebook_for_page(
-            ROOT, markdown, lambda path: Result(path=path, status=PASSED), ENVIRONMENT
-        )
+        settings = config.load(ROOT)
+        passed = site.one_by_one(lambda path: Result(path=path, status=Status.PASSED))
+        plan = site.SiteBuild(ROOT, settings, passed, ENVIRONMENT).plan_page(f"{page}.md", markdown)
+        notebook = notebook_for_page(plan, markdown, ENVIRONMENT, settings)
         nbformat.validate(notebook)
         built[page] = notebook
     return built

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from docexec.render.labs import LABS_DIR
+from docexec import config
+
+LABS_DIR = config.load(Path(__file__).resolve().parents[2]).labs
 
 EDIT_LINK = re.compile(r'<a href="([^"]+)"[^>]*\brel="edit"')
 

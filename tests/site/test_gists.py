@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from docexec import config
 from docexec.render.gist import GIST_NEEDED_OVER, MAX_GIST_LINES, gist_problems
-from docexec.render.labs import LABS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
+LABS_DIR = config.load(ROOT).labs
 
 
 def page_snippets(root: Path) -> list[str]:

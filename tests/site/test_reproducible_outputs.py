@@ -19,7 +19,7 @@ import pytest
 
 from docexec import config
 from docexec.execution.engine import Engine
-from docexec.execution.result import PASSED, Result
+from docexec.execution.result import Result, Status
 
 ROOT = Path(__file__).resolve().parents[2]
 READS_THE_MACHINE = re.compile(
@@ -72,7 +72,7 @@ def test_two_cold_runs_print_the_same_unless_declared_measured(tmp_path):
     second, _ = Engine(ROOT, settings.replace(cache_dir=tmp_path / "cache", force=True)).run(
         chosen, progress=False
     )
-    failed = [path for path in chosen if {first[path].status, second[path].status} != {PASSED}]
+    failed = [path for path in chosen if {first[path].status, second[path].status} != {Status.PASSED}]
     assert not failed, f"failed in one run or both, so not compared: {failed}"
     differ = {
         path: (first[path].output, second[path].output)

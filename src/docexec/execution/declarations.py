@@ -27,7 +27,6 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SNIPPETS_DIR = "snippets"
 DEFAULT_TIMEOUT = 30.0  # unless the project's configuration says otherwise
 # A page's example that runs longer than an hour is a mistake, not an example: the build would wait
 # for it. The bound also keeps the value within what the kernel's timers accept (inf and 1e10
@@ -152,16 +151,16 @@ def parse(source: str, path: str) -> Declarations:
     )
 
 
-def parse_file(path: Path, root: Path) -> Declarations:
-    """`parse` for a file, naming it relative to ``root`` in errors. A file that is not inside
-    ``root/snippets/`` once links are followed is refused: it would run and be published."""
+def parse_file(path: Path, root: Path, snippets: str = "snippets") -> Declarations:
+    """`parse` for a file, naming it relative to ``root`` in errors. ``snippets``: the project's
+    snippets folder under ``root`` (`docexec.config.Config.snippets`). A file that is not inside it
+    once links are followed is refused: it would run and be published."""
     name = os.path.relpath(path, root) if path.is_absolute() == root.is_absolute() else str(path)
-    if not path.resolve().is_relative_to((root / SNIPPETS_DIR).resolve()):
+    if not path.resolve().is_relative_to((root / snippets).resolve()):
         raise DeclarationError(
             Path(name).as_posix(),
             1,
-            f"the file is not inside {SNIPPETS_DIR}/ (links followed); "
-            f"a snippet must be a file in {SNIPPETS_DIR}/",
+            f"the file is not inside {snippets}/ (links followed); a snippet must be a file in {snippets}/",
         )
     data = path.read_bytes()
     try:

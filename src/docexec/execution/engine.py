@@ -17,13 +17,13 @@ from tqdm import tqdm
 
 from docexec import config as configuration
 from docexec.config import Config
-from docexec.execution import cache, declarations, jobs, pool, result
+from docexec.execution import cache, declarations, jobs, pool, published, result
 from docexec.execution.declarations import DeclarationError, Declarations
 from docexec.execution.device import detect_device
 from docexec.execution.device import environment as device_environment
+from docexec.execution.result import Reason, Result, Status
 from docexec.sandbox import restrictions
 
-SNIPPETS_DIR = "snippets"
 PROGRESS_BAR_FROM = 8  # uncached snippets; fewer finish before a bar would be worth drawing
 # The folders whose code decides what a snippet prints or how its run is judged: a change to any
 # file in them runs everything again, a module added there included.
@@ -125,12 +125,39 @@ class Engine:
             self._pool.close()
 
     def all_snippets(self) -> list[str]:
-        folder = self.root / SNIPPETS_DIR
+        folder = self.root / self.config.snippets
         return sorted(p.relative_to(self.root).as_posix() for p in folder.rglob("*.py"))
 
     def declarations(self, path: str) -> Declarations:
         """Raises `DeclarationError` (``file:line``) or `FileNotFoundError`."""
-        return declarations.parse_file(self.root / path, self.root)
+        return declarations.parse_file(self.root / path, self.root, self.config.snippets)
+
+    def declared(self, path: str) -> Declarations | Result:
+        """The declarations of ``path``, or the failed result that says why it cannot run: its file
+        is missing or outside the snippets folder (`Reason.NO_SUCH_SNIPPET`), or a declaration
+        cannot be used (`Reason.BAD_DECLARATION`). One bad snippet never stops the others."""
+        file, folder = self.root / path, self.config.snippets
+        try:
+            inside = file.resolve().is_relative_to((self.root / folder).resolve())
+        except (OSError, ValueError):  # a link loop, a NUL byte: no path to a snippet
+            inside = False
+        if not inside:
+            problem = f"{path}:1: the file is not inside {folder}/ (links followed): snippets are files there"
+            return self._unusable(path, Reason.NO_SUCH_SNIPPET, problem)
+        if not file.is_file():
+            missing = "not a file" if file.exists() else "the file does not exist"
+            return self._unusable(path, Reason.NO_SUCH_SNIPPET, f"{path}: no such snippet: {missing}")
+        try:
+            return declarations.parse_file(file, self.root, folder)
+        except DeclarationError as error:
+            return self._unusable(path, Reason.BAD_DECLARATION, str(error))
+        except OSError as error:  # removed or made unreadable since: as good as no file
+            problem = f"{path}: cannot be read: {error.strerror}"
+            return self._unusable(path, Reason.NO_SUCH_SNIPPET, problem)
+
+    def _unusable(self, path: str, reason: Reason, problem: str) -> Result:
+        failure = published.clean(problem)  # it may quote the snippet's text
+        return Result(path, Status.FAILED, reason, failure=failure, environment=self.environment)
 
     def key(self, path: str) -> str:
         source = (self.root / path).read_bytes()
@@ -141,7 +168,7 @@ class Engine:
     def execute(self, paths: list[str], progress: bool = True) -> tuple[dict[str, result.Result], Summary]:
         """Results for ``paths`` (repo-relative), from the cache or executed in parallel.
 
-        Raises `DeclarationError` for a snippet whose declarations are malformed, before running any.
+        A snippet that cannot run (`declared`) is a failed result of its own; the others still run.
         """
         results, summary, pending = self._partition(paths)
         # A build started beside this one may be running some of them: wait, then take its results.
@@ -153,12 +180,12 @@ class Engine:
             pending = [item for item in pending if item[2] not in found]
             self._execute(pending, results, progress)
         summary.executed = len(pending)
-        summary.failures = [r for r in results.values() if r.status == result.FAILED]
+        summary.failures = [r for r in results.values() if r.status == Status.FAILED]
         return results, summary
 
     def lookup(self, paths: list[str]) -> tuple[dict[str, result.Result], list[str]]:
         """The results known without executing anything (cached, or skipped on this device), and
-        the paths that would have to run. Raises `DeclarationError` like `execute`."""
+        the paths that would have to run. A snippet that cannot run is a failed result, as in `execute`."""
         results, _, pending = self._partition(paths)
         return results, [path for path, _, _ in pending]
 
@@ -169,14 +196,21 @@ class Engine:
         results: dict[str, result.Result] = {}
         pending: list[tuple[str, Declarations, str]] = []
         for path in sorted(set(paths)):
-            decl = self.declarations(path)
+            decl = self.declared(path)
+            if isinstance(decl, Result):
+                results[path] = decl  # never cached: it is read again next time
+                continue
             if decl.cuda and self.environment["device"] != "cuda":
-                results[path] = result.skipped(
-                    path, "needs a CUDA device; it runs on the CUDA runner", self.environment
-                )
+                why = "needs a CUDA device; it runs on the CUDA runner"
+                results[path] = result.skipped(path, Reason.NEEDS_GPU, why, self.environment)
                 summary.skipped += 1
                 continue
-            key = self.key(path)
+            try:
+                key = self.key(path)
+            except OSError as error:  # removed between reading its declarations and its key
+                problem = f"{path}: cannot be read: {error.strerror}"
+                results[path] = self._unusable(path, Reason.NO_SUCH_SNIPPET, problem)
+                continue
             cached = None if self.force else self.cache.get(key)
             if cached is not None:
                 results[path] = cached
@@ -220,7 +254,7 @@ class Engine:
         def on_done(job: jobs.Job, report: jobs.Report) -> None:
             path, decl, key = by_job_dir[job.job_dir]
             outcome = result.assemble(path, Path(job.job_dir), report, decl, self.environment)
-            if outcome.status == result.PASSED:  # a failure may be the machine's (a timeout): retry next time
+            if outcome.status == Status.PASSED:  # a failure may be the machine's (a timeout): retry next time
                 self.cache.put(key, outcome)
             with self._lock:
                 results[path] = outcome
@@ -241,11 +275,13 @@ class Engine:
 
 
 def find_root(start: Path) -> Path:
-    """The nearest folder at or above ``start`` that holds ``snippets/``."""
+    """The nearest folder at or above ``start`` that is a project (`docexec.config.is_project`)."""
     for folder in [start.resolve(), *start.resolve().parents]:
-        if (folder / SNIPPETS_DIR).is_dir():
+        if configuration.is_project(folder):
             return folder
-    raise FileNotFoundError(f"no {SNIPPETS_DIR}/ folder at or above {start}")
+    raise FileNotFoundError(
+        f"no project at or above {start}: no pyproject.toml with [tool.docexec], no {Config.snippets}/ folder"
+    )
 
 
 __all__ = ["Config", "DeclarationError", "Engine", "Summary", "detect_device", "find_root"]

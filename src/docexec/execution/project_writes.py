@@ -2,7 +2,7 @@
 kernel cannot make the project read-only to snippets (`docexec.sandbox.read_only_project`).
 
 A snippet runs in a folder of its own and must leave the project as it found it; a write by
-absolute path (``open("/repo/README.md", "a")``) would change what the site is built from.
+absolute path (``open("/repo/pyproject.toml", "a")``) would change what the site is built from.
 Compared by size and modification time before and after the snippet; the engine's own output
 (the result cache, the built site) and version control are not looked at. A file that someone
 edits while the snippet runs is reported too: the comparison cannot tell who wrote it.

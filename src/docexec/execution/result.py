@@ -33,14 +33,41 @@ class Reason(enum.StrEnum):
     STILL_RUNNING = "still-running"  # the preview runs it in the background
     BAD_DECLARATION = "bad-declaration"  # a ``# docexec:`` line that cannot be used
     NO_SUCH_SNIPPET = "no-such-snippet"  # the path names no file (or leaves the snippets folder)
-    RAISED = "raised"  # an exception it did not declare, or not the one it declared
+    RAISED = "raised"  # an exception it did not declare, or not the one it declared (or none)
+    CRASHED = "crashed"  # its process ended before the snippet did: a signal, os._exit
     TIMED_OUT = "timed-out"
-    OUT_OF_MEMORY = "out-of-memory"
+    OUT_OF_MEMORY = "out-of-memory"  # its limit, or the machine's (the kernel's OOM killer)
     WROTE_TO_PROJECT = "wrote-to-project"
+    UNSAFE_OUTPUT = "unsafe-output"  # it left output that may not be published (a figure with script)
     ENGINE_ERROR = "engine-error"  # the engine's own machinery failed, not the snippet
 
+    @property
+    def words(self) -> str:
+        """For a reader: "needs a GPU", "timed out"."""
+        return _REASON_WORDS.get(self, self.value.replace("-", " "))
 
-PASSED, FAILED, SKIPPED = Status.PASSED, Status.FAILED, Status.SKIPPED  # until every caller names Status
+    @property
+    def before_running(self) -> bool:
+        """Decided without running the snippet's code (it did not run, here or for the cache)."""
+        return self in _BEFORE_RUNNING
+
+
+_REASON_WORDS = {
+    Reason.NEEDS_GPU: "needs a GPU",
+    Reason.EXECUTION_OFF: "execution is switched off",
+    Reason.BAD_DECLARATION: "a declaration cannot be used",
+    Reason.NO_SUCH_SNIPPET: "no such snippet",
+    Reason.RAISED: "raised an exception",
+    Reason.WROTE_TO_PROJECT: "wrote to the project",
+    Reason.UNSAFE_OUTPUT: "output refused",
+}
+_BEFORE_RUNNING = {
+    Reason.NEEDS_GPU,
+    Reason.EXECUTION_OFF,
+    Reason.STILL_RUNNING,
+    Reason.BAD_DECLARATION,
+    Reason.NO_SUCH_SNIPPET,
+}
 
 
 @dataclass
@@ -106,6 +133,19 @@ class Result:
     peak_memory: int = 0  # bytes, the most its processes used together (sampled)
     cached: bool = False
 
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+        self.reason = None if self.reason is None else Reason(self.reason)
+        if (self.status is Status.PASSED) != (self.reason is None):
+            raise ValueError(
+                f"{self.path}: a {self.status} result with reason {self.reason}: only a pass has none"
+            )
+
+    @property
+    def ran(self) -> bool:
+        """Whether the snippet's code ran, in this run or in the cached one (its time is real)."""
+        return self.reason is None or not self.reason.before_running
+
     @property
     def output(self) -> str:
         return "".join(cell.text() for cell in self.cells)
@@ -133,8 +173,7 @@ class Result:
         ]
         exception = _cleaned(SnippetException(**data["exception"])) if data["exception"] else None
         failure = published.clean(data["failure"]) if data.get("failure") else data.get("failure")
-        reason = Reason(data["reason"]) if data.get("reason") else None
-        verdict = {"status": Status(data["status"]), "reason": reason}
+        verdict = {"reason": data.get("reason")}  # absent from a recording made before reasons
         return cls(**{**data, **verdict, "cells": cells, "exception": exception, "failure": failure})
 
 
@@ -153,8 +192,9 @@ def _cleaned(exception: SnippetException) -> SnippetException:
     return exception
 
 
-def skipped(path: str, reason: str, environment: dict) -> Result:
-    return Result(path=path, status=SKIPPED, failure=reason, environment=environment)
+def skipped(path: str, reason: Reason, why: str, environment: dict) -> Result:
+    """A snippet that did not run here, ``why`` in words for the reader."""
+    return Result(path=path, status=Status.SKIPPED, reason=reason, failure=why, environment=environment)
 
 
 def assemble(
@@ -206,7 +246,7 @@ def assemble(
         cell.streams = [(name, published.clean(text)) for name, text in cell.streams]
     result = Result(
         path=path,
-        status=PASSED,
+        status=Status.PASSED,
         cells=cells,
         exception=exception,
         dropped_chars=dropped,
@@ -215,13 +255,12 @@ def assemble(
         environment=environment,
         peak_memory=report.peak_memory,
     )
-    result.failure = _judge(path, report, ended, exception, declarations)
-    if refusals and not result.failure:
-        result.failure = f"{path}: " + "; ".join(refusals)
-    if result.failure:
-        result.failure = published.clean(result.failure)
-    if result.failure:
-        result.status = FAILED
+    verdict = _judge(path, report, ended, exception, declarations)
+    if refusals and not verdict:
+        verdict = Reason.UNSAFE_OUTPUT, f"{path}: " + "; ".join(refusals)
+    if verdict:
+        result.status, result.reason = Status.FAILED, verdict[0]
+        result.failure = published.clean(verdict[1])
     else:
         result.expected_exception = exception is not None
     return result
@@ -273,40 +312,40 @@ def _append_stream(cell: Cell, name: str, text: str) -> None:
 
 def _judge(
     path: str, report: Report, ended: bool, exception: SnippetException | None, declarations: Declarations
-) -> str | None:
-    """None when the run is what the snippet declared; otherwise why not, naming file:line."""
+) -> tuple[Reason, str] | None:
+    """None when the run is what the snippet declared; otherwise why not, in words naming file:line."""
     if report.server_lost:
-        return (
+        return Reason.ENGINE_ERROR, (
             f"{path}: the warm server that ran it stopped (did the snippet kill its parent process?); "
             f"the server said: {report.server_lost}"
         )
     if report.timed_out:
-        return f"{path}: timed out after {report.timeout:g} s and was killed"
+        return Reason.TIMED_OUT, f"{path}: timed out after {report.timeout:g} s and was killed"
     if report.memory_exceeded:
-        return (
+        return Reason.OUT_OF_MEMORY, (
             f"{path}: exceeded its memory limit of {size(report.memory_limit)} and was killed "
             f"(its processes used {size(report.peak_memory)}; declare more with '# docexec: memory=8G')"
         )
     if report.abandoned:
-        return f"{path}: stopped because the engine that ran it went away"
+        return Reason.ENGINE_ERROR, f"{path}: stopped because the engine that ran it went away"
     if report.project_writes:
         files = ", ".join(report.project_writes[:10])
-        return (
+        return Reason.WROTE_TO_PROJECT, (
             f"{path}: created, changed or removed files of the project while it ran: {files}. A snippet "
             "writes only into its working folder (the current directory) or a temporary one"
         )
     code = report.exit_code
     if not ended:
         if report.oom_killed:
-            return (
+            return Reason.OUT_OF_MEMORY, (
                 f"{path}: killed by the kernel's out-of-memory killer: the machine ran out of memory "
                 f"(its processes used at least {size(report.peak_memory)})"
             )
         if code < 0:
             name = signal.Signals(-code).name
             cause = "killed from outside" if -code == signal.SIGKILL else "a crash in native code?"
-            return f"{path}: the process was killed by {name} ({cause})"
-        return (
+            return Reason.CRASHED, f"{path}: the process was killed by {name} ({cause})"
+        return Reason.CRASHED, (
             f"{path}: the process exited with status {code} before the snippet finished (os._exit or a crash)"
         )
     where = f"{path}:{exception.line}" if exception and exception.line else path
@@ -314,27 +353,33 @@ def _judge(
         if exception is None:
             return None
         if exception.type == "SystemExit":
-            return f"{where}: SystemExit({exception.message}) — snippets must not exit\n{exception.traceback}"
+            return (
+                Reason.RAISED,
+                f"{where}: SystemExit({exception.message}) — snippets must not exit\n{exception.traceback}",
+            )
         hint = ""
         if exception.type == "PermissionError" and report.root in exception.message:
             hint = " (the project's files are read-only to snippets: write into the working folder)"
         elif report.oom_kills:  # a worker killed for memory surfaces as an error in the snippet
             hint = f" (the kernel's out-of-memory killer ended {report.oom_kills} process(es) meanwhile)"
-        return f"{where}: {exception.type}: {exception.message}{hint}\n{exception.traceback}"
+        return Reason.RAISED, f"{where}: {exception.type}: {exception.message}{hint}\n{exception.traceback}"
     expected = declarations.raises
     if exception is None:
         wanted = f" matching {declarations.match!r}" if declarations.match else ""
         declared_at = f"{path}:{declarations.raises_line or 1}"
-        return f"{declared_at}: expected {expected}{wanted}, but the snippet finished without raising"
+        return (
+            Reason.RAISED,
+            f"{declared_at}: expected {expected}{wanted}, but the snippet finished without raising",
+        )
     # A subclass counts: RuntimeError is satisfied by torch.OutOfMemoryError.
     names = {*exception.qualified_types, *(q.rsplit(".", 1)[-1] for q in exception.qualified_types)}
     if expected not in names:
-        return (
+        return Reason.RAISED, (
             f"{where}: expected {expected}, but it raised {exception.type}: "
             f"{exception.message}\n{exception.traceback}"
         )
     if declarations.match and not re.search(declarations.match, exception.message):
-        return (
+        return Reason.RAISED, (
             f"{where}: {exception.type} was raised, but its message does not match "
             f"{declarations.match!r}: {exception.message!r}"
         )

@@ -58,7 +58,7 @@ def known_durations(engine: Engine, paths: list[str]) -> dict[str, float]:
             durations[path] = cached.duration
             continue
         try:
-            recording = recordings.load(engine.root, path)
+            recording = recordings.load(engine.root, path, engine.config.snippets)
         except recordings.RecordingError:
             recording = None
         if recording is not None:

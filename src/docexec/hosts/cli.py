@@ -15,41 +15,37 @@ from pathlib import Path
 
 from docexec import config, recordings
 from docexec.execution import shards
-from docexec.execution.declarations import SNIPPETS_DIR
-from docexec.execution.engine import DeclarationError, Engine, find_root
+from docexec.execution.engine import Engine, find_root
 from docexec.execution.pool import EngineError
-from docexec.execution.result import FAILED, SKIPPED, Result
+from docexec.execution.result import Result, Status
 from docexec.hosts import scaffold
 from docexec.render import provenance
 
 
-def _relative(path: str, root: Path) -> list[str]:
-    """The snippets that ``path`` names: a snippet, or a folder that holds at least one. Anything
-    else is refused: an empty folder or ``docs/`` must not stand for "every snippet"."""
+def _relative(path: str, root: Path, folder: str) -> list[str]:
+    """The snippets that ``path`` names: a snippet, or a folder that holds at least one (under the
+    snippets ``folder``). Anything else is refused: an empty folder or ``docs/`` must not stand for
+    "every snippet"."""
     target = Path(path).resolve()
     if not target.exists():
         raise FileNotFoundError(f"{path}: no such snippet")
     if not target.is_relative_to(root):
         raise FileNotFoundError(f"{path}: not inside the project at {root}")
-    snippets = root / SNIPPETS_DIR
-    if not target.is_relative_to(snippets):
-        raise FileNotFoundError(
-            f"{path}: holds no snippet (snippets are the .py files under {SNIPPETS_DIR}/)"
-        )
+    refused = FileNotFoundError(f"{path}: holds no snippet (snippets are the .py files under {folder}/)")
+    if not target.is_relative_to(root / folder):
+        raise refused
     files = sorted(target.rglob("*.py")) if target.is_dir() else [target]
     if not files or (target.is_file() and target.suffix != ".py"):
-        raise FileNotFoundError(
-            f"{path}: holds no snippet (snippets are the .py files under {SNIPPETS_DIR}/)"
-        )
+        raise refused
     return [file.relative_to(root).as_posix() for file in files]
 
 
 def _print_result(outcome: Result) -> None:
-    origin = "cached" if outcome.cached else f"{outcome.duration:.2f} s"
-    if outcome.status == SKIPPED:
+    origin = "cached" if outcome.cached else f"{outcome.duration:.2f} s" if outcome.ran else "not run"
+    if outcome.status is Status.SKIPPED:
         print(f"SKIP {outcome.path}: {outcome.failure}")
         return
-    label = "FAIL" if outcome.status == FAILED else "PASS"
+    label = "FAIL" if outcome.status is Status.FAILED else "PASS"
     print(f"{label} {outcome.path} ({origin})")
     body = outcome.output
     if outcome.expected_exception and outcome.exception:
@@ -58,16 +54,17 @@ def _print_result(outcome: Result) -> None:
         print(f"    {line}")
     if outcome.figures:
         print(f"    [{len(outcome.figures)} figure(s)]")
-    if outcome.status == FAILED:
+    if outcome.status is Status.FAILED:
         print(f"  {outcome.failure}")
 
 
 def _new(root: Path, args: argparse.Namespace) -> int:
     try:
+        settings = config.load(root)
         created = scaffold.new_page(
-            root, args.page, args.title, args.snippet, args.question, args.asked, args.source
+            root, args.page, args.title, args.snippet, args.question, args.asked, args.source, settings
         )
-    except scaffold.ScaffoldError as error:
+    except (scaffold.ScaffoldError, config.ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(created.report(root))
@@ -86,14 +83,15 @@ def _engine(root: Path, args: argparse.Namespace) -> Engine:
 
 def _run_command(root: Path, args: argparse.Namespace) -> int:
     engine = _engine(root, args)
-    paths = [p for given in args.paths for p in _relative(given, root)] or engine.all_snippets()
+    given = [p for path in args.paths for p in _relative(path, root, engine.config.snippets)]
+    paths = given or engine.all_snippets()
     if args.shard:
         index, count = shards.parse_shard(args.shard)
         paths = shards.shard(engine, paths, index, count)
         print(f"shard {index}/{count}: {len(paths)} snippets")
     results, summary = engine.execute(paths)
     for path in sorted(results):
-        if not args.quiet or results[path].status == FAILED:
+        if not args.quiet or results[path].status is Status.FAILED:
             _print_result(results[path])
     if args.report:
         Path(args.report).write_text(json.dumps(_report(results), indent=1, sort_keys=True) + "\n")
@@ -120,7 +118,7 @@ def _record(root: Path, args: argparse.Namespace) -> int:
     for path in report.written:
         print(f"RECORDED {path}")
     for path in report.removed:
-        file = recordings.recording_file(root, path).relative_to(root)
+        file = recordings.recording_file(root, path, engine.config.snippets).relative_to(root)
         print(f"REMOVED {file} ({path} is no CUDA snippet)")
     for outcome in report.failures:
         print(f"FAIL {outcome.path}\n  {outcome.failure}")
@@ -139,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="docexec", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run snippets and print each result")
-    run.add_argument("paths", nargs="*", help="snippet files or folders (default: all of snippets/)")
+    run.add_argument("paths", nargs="*", help="snippet files or folders (default: every snippet)")
     run.add_argument("--shard", help="I/N: run only shard I of N, balanced by known durations")
     run.add_argument("--cache-dir", help="the results cache (default: DOCEXEC_CACHE_DIR or .cache/docexec)")
     run.add_argument("--report", help="also write each result (status, output, failure) to this JSON file")
@@ -158,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--force", action="store_true", help="ignore the cache and execute again")
         command.add_argument("--workers", type=int, default=None, help="processes at once (default: cores)")
     new = commands.add_parser("new", help="a new page in the question structure, with its first snippet")
-    new.add_argument("page", help="its path under docs/, e.g. week-2/day-7/mixed-precision")
+    new.add_argument("page", help="its path under the docs folder, e.g. guide/first-steps")
     new.add_argument("--title", required=True, help="the page's title, also its entry in the navigation")
     new.add_argument("--snippet", required=True, help="the first snippet's name: what it shows, in words")
     new.add_argument("--question", help="the first question's heading, in a reader's words")
@@ -169,9 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         root = find_root(Path.cwd())
     except FileNotFoundError as error:
-        print(
-            f"error: {error}: run docexec inside a project (a folder with {SNIPPETS_DIR}/)", file=sys.stderr
-        )
+        print(f"error: {error}: run docexec inside a project", file=sys.stderr)
         return 2
     if args.command == "new":
         return _new(root, args)
@@ -180,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     command = {"run": _run_command, "record": _record, "merge-cache": _merge}[args.command]
     try:
         return command(root, args)
-    except (DeclarationError, EngineError, FileNotFoundError, ValueError) as error:
+    except (EngineError, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

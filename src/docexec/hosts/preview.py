@@ -15,9 +15,9 @@ import threading
 import time
 from collections.abc import Callable
 
-from docexec.execution.engine import DeclarationError, Engine, Summary
+from docexec.execution.engine import Engine, Summary
 from docexec.execution.pool import EngineError
-from docexec.execution.result import FAILED, SKIPPED, Result, skipped
+from docexec.execution.result import Reason, Result, Status, skipped
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
@@ -68,7 +68,7 @@ class Preview:
         known, missing = self.engine.lookup(paths)
         summary = Summary(
             cached=sum(1 for r in known.values() if r.cached),
-            skipped=sum(1 for r in known.values() if r.status == SKIPPED),
+            skipped=sum(1 for r in known.values() if r.reason is Reason.NEEDS_GPU),
         )
         keys = {path: self.engine.key(path) for path in missing}
         to_run, pending = [], set()
@@ -93,7 +93,7 @@ class Preview:
                     self.total -= 1
         known.update(self._execute_now(to_run, keys))
         summary.executed = len(to_run)
-        summary.failures = [r for r in known.values() if r.status == FAILED]
+        summary.failures = [r for r in known.values() if r.status is Status.FAILED]
         return known, summary, pending
 
     def progress(self) -> str:
@@ -111,12 +111,10 @@ class Preview:
             return {}
         try:
             results, _ = self.engine.execute(paths, progress=False)
-        except (OSError, DeclarationError):
-            return {}  # edited or deleted meanwhile: the next build sees it as it is now
-        except EngineError as error:  # the preview goes on; the page says what broke
+        except (EngineError, OSError) as error:  # the preview goes on; the page says what broke
             if self._closed:
                 return {}
-            return {p: Result(path=p, status=FAILED, failure=f"{p}:1: {error}") for p in paths}
+            return {path: _engine_failure(path, error) for path in paths}
         with self._changed:
             for path, outcome in results.items():
                 self._ran[keys[path]] = outcome
@@ -150,5 +148,10 @@ class Preview:
                 last_rebuild = time.monotonic()
 
 
+def _engine_failure(path: str, error: Exception) -> Result:
+    failure = f"{path}: the engine could not run it: {error}"
+    return Result(path, Status.FAILED, Reason.ENGINE_ERROR, failure=failure)
+
+
 def pending_result(path: str, environment: dict) -> Result:
-    return skipped(path, PENDING, environment)
+    return skipped(path, Reason.STILL_RUNNING, PENDING, environment)

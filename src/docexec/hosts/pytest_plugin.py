@@ -13,14 +13,11 @@ from pathlib import Path
 import pytest
 
 from docexec import config as configuration
-from docexec.execution.engine import SNIPPETS_DIR, DeclarationError, Engine
-from docexec.execution.result import FAILED, SKIPPED, Result
+from docexec.execution.engine import Engine
+from docexec.execution.result import Result, Status
 
 _engine_key = pytest.StashKey[Engine]()
 _results_key = pytest.StashKey[dict[str, Result]]()
-# pytest-markdown-docs reads the code blocks of Markdown files and docstrings; these are the
-# places it may look. Snippets would be imported (executed) by it, and pages hold no Python.
-MARKDOWN_DOCS_PLACES = ("README.md", "CONTRIBUTING.md", "src/torchguide/")
 OUTPUT_LINES_SHOWN = 40  # of a failing snippet's output, its last
 
 
@@ -33,8 +30,8 @@ def _root(config: pytest.Config) -> Path:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    root = _root(parent.config)
-    if file_path.suffix == ".py" and file_path.is_relative_to(root / SNIPPETS_DIR):
+    snippets = _root(parent.config) / parent.config.stash[_engine_key].config.snippets
+    if file_path.suffix == ".py" and file_path.is_relative_to(snippets):
         return SnippetFile.from_parent(parent, path=file_path)
     return None
 
@@ -52,19 +49,19 @@ class SnippetItem(pytest.Item):
     def runtest(self) -> None:
         results = self.config.stash.get(_results_key, {})
         outcome = results.get(self.snippet)
-        if outcome is None:  # not prepared in bulk (e.g. declarations broke the batch): run alone
+        if outcome is None:  # not prepared in bulk (collected by another plugin's hook): run alone
             engine = self.config.stash[_engine_key]
             outcome = engine.execute([self.snippet], progress=False)[0][self.snippet]
-        if outcome.status == SKIPPED:
+        if outcome.status is Status.SKIPPED:
             raise pytest.skip.Exception(outcome.failure or "skipped", _use_item_location=True)
-        if outcome.status == FAILED:
+        if outcome.status is Status.FAILED:
             if outcome.output:  # what it printed first, its workers' messages too (a C++ abort says why)
                 tail = "".join(outcome.output.splitlines(keepends=True)[-OUTPUT_LINES_SHOWN:])
                 self.add_report_section("call", "snippet output", tail)
             raise SnippetError(outcome.failure)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # type: ignore[no-untyped-def]
-        if isinstance(excinfo.value, (SnippetError, DeclarationError)):
+        if isinstance(excinfo.value, SnippetError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 
@@ -82,18 +79,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     snippets = [item.snippet for item in session.items if isinstance(item, SnippetItem)]
-    if not snippets:
+    if not snippets or session.config.option.collectonly:  # listing tests runs none
         return
     engine = session.config.stash[_engine_key]
-    valid = []
-    for path in snippets:
-        try:
-            engine.declarations(path)
-            valid.append(path)
-        except DeclarationError:
-            pass  # its own test reports the error with file:line
-    try:
-        results, summary = engine.execute(valid)
+    try:  # a snippet that cannot run is a failed result: its own test reports it with file:line
+        results, summary = engine.execute(snippets)
     except KeyboardInterrupt:
         _no_summary_from_unused_plugins(session.config)
         raise
@@ -117,8 +107,11 @@ def _no_summary_from_unused_plugins(config: pytest.Config) -> None:
 
 @pytest.hookimpl(wrapper=True, specname="pytest_collect_file")
 def pytest_collect_file_markdown_docs_in_place(file_path: Path, parent: pytest.Collector):  # type: ignore[no-untyped-def]
+    """pytest-markdown-docs reads the code blocks of Markdown files and docstrings: only in the
+    project's ``markdown-docs`` places. Snippets would be imported (executed) by it."""
     collected = yield
     root = _root(parent.config)
+    places = parent.config.stash[_engine_key].config.markdown_docs
     relative = file_path.relative_to(root).as_posix() if file_path.is_relative_to(root) else ""
-    allowed = any(relative == place or relative.startswith(place) for place in MARKDOWN_DOCS_PLACES)
+    allowed = any(relative == place or relative.startswith(place + "/") for place in places)
     return [c for c in collected if allowed or type(c).__module__ != "pytest_markdown_docs.plugin"]

@@ -1,5 +1,6 @@
-"""``docexec new``: a new page in the question structure, from ``templates/page.md``, with its
-snippets folder, a first snippet from ``templates/snippet.py``, and its entry in the navigation.
+"""``docexec new``: a new page in the question structure, from the project's templates folder
+(``[tool.docexec] templates``: its ``page.md``), with its snippets folder, a first snippet from the
+templates' ``snippet.py``, and its entry in the navigation.
 
 The tests read the questions from the pages, so there is nothing else to register.
 """
@@ -15,15 +16,17 @@ from pathlib import Path
 import yaml
 
 from docexec import checks
+from docexec.config import Config
+from docexec.config import load as load_config
 
-PAGE_TEMPLATE = "templates/page.md"
-SNIPPET_TEMPLATE = "templates/snippet.py"
+PAGE_TEMPLATE = "page.md"  # in the templates folder
+SNIPPET_TEMPLATE = "snippet.py"
 # What the page template holds where the new page's own words go.
 TEMPLATE_TITLE = "# Day N — Topic"
 TEMPLATE_HEADING = "## A short title that states the question { #stable-anchor }"
 TEMPLATE_ASKED = '*Asked as:* "The question as the source asks it." (Day N, Qn)'
-TEMPLATE_SNIPPET = "snippets/week-N/day-N/topic/what_it_shows.py"
-TEMPLATE_LINK = "[`what_it_shows.py`](#what_it_shows)"
+# The template's one %run line, whatever example path it names.
+TEMPLATE_RUN = re.compile(r"^%run (?P<path>\S+\.py)$", re.MULTILINE)
 _NAV_ITEM = re.compile(r"^(?P<indent> *)- (?P<text>.*?)\s*$")
 _PAGE = re.compile(r"(?:^|: )(?P<path>[^:]+\.(?:md|ipynb))$")
 
@@ -46,9 +49,9 @@ class Created:
         )
 
 
-def page_path(given: str) -> str:
-    """``week-2/day-7/mixed-precision`` from that, with ``docs/`` before or ``.md`` after."""
-    path = given.strip().removeprefix("docs/").removesuffix(".md").strip("/")
+def page_path(given: str, docs: str = Config.docs) -> str:
+    """``guide/first-steps`` from that, with the docs folder before or ``.md`` after."""
+    path = given.strip().removeprefix(docs.rstrip("/") + "/").removesuffix(".md").strip("/")
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*", path):
         raise ScaffoldError(f"{given}: a page path is lowercase words joined by hyphens, in folders")
     return path
@@ -66,25 +69,34 @@ def new_page(
     question: str | None = None,
     asked: str | None = None,
     source: str | None = None,
+    config: Config | None = None,
 ) -> Created:
-    """Create the page ``docs/<page>.md``, ``snippets/<page>/<snippet>.py`` and the nav entry."""
-    page = page_path(page)
+    """Create the page ``<docs>/<page>.md``, ``<snippets>/<page>/<snippet>.py`` and the nav entry,
+    in the folders ``config`` names (the project's ``[tool.docexec]`` where None)."""
+    config = config or load_config(root)
+    page = page_path(page, config.docs)
     snippet = snippet.removesuffix(".py")
     if not re.fullmatch(r"[a-z][a-z0-9_]*", snippet):
         raise ScaffoldError(f"{snippet}: a snippet name is lowercase words joined by underscores")
-    snippet_path = f"snippets/{page}/{snippet}.py"
-    problem = checks.snippet_name(snippet_path)
+    snippet_path = f"{config.snippets}/{page}/{snippet}.py"
+    problem = checks.snippet_name(snippet_path, config.labs)
     if problem:
         raise ScaffoldError(str(problem))
     if source is not None and not re.fullmatch(r"(Day \d+|Review), Q\d+", source):
         raise ScaffoldError(f"{source}: a source tag reads like 'Day 7, Q3' or 'Review, Q2'")
-    page_file, snippet_file = root / "docs" / f"{page}.md", root / snippet_path
+    page_file, snippet_file = root / config.docs / f"{page}.md", root / snippet_path
     for existing in (page_file, snippet_file):
         if existing.exists():
             raise ScaffoldError(f"{existing.relative_to(root)} exists already")
 
+    templates = root / config.templates
+    template = (templates / PAGE_TEMPLATE).read_text(encoding="utf-8")
+    example = TEMPLATE_RUN.search(template)
+    if example is None:
+        raise ScaffoldError(f"{config.templates}/{PAGE_TEMPLATE} holds no '%run <snippet>.py' line")
     text = _filled(
-        (root / PAGE_TEMPLATE).read_text(encoding="utf-8"),
+        template,
+        config.templates,
         {
             TEMPLATE_TITLE: f"# {title}",
             TEMPLATE_HEADING: (
@@ -94,29 +106,34 @@ def new_page(
             TEMPLATE_ASKED: (
                 f'*Asked as:* "{asked or "The question as the source asks it."}" ({source or "Day N, Qn"})'
             ),
-            TEMPLATE_SNIPPET: snippet_path,
-            TEMPLATE_LINK: f"[`{snippet}.py`](#{snippet})",
+            example.group(0): f"%run {snippet_path}",
+            _link_to(Path(example["path"]).stem): _link_to(snippet),
         },
     )
-    source_code = (root / SNIPPET_TEMPLATE).read_text(encoding="utf-8")
+    source_code = (templates / SNIPPET_TEMPLATE).read_text(encoding="utf-8")
     first, rest = source_code.split("\n", 1)
     if not first.startswith("# Copy to "):
-        raise ScaffoldError(f"{SNIPPET_TEMPLATE}:1: expected the '# Copy to ...' line")
-    config = root / "mkdocs.yml"
-    config_text, nav_line = with_nav_entry(config.read_text(encoding="utf-8"), title, f"{page}.md")
+        raise ScaffoldError(f"{config.templates}/{SNIPPET_TEMPLATE}:1: expected the '# Copy to ...' line")
+    mkdocs_yml = root / "mkdocs.yml"
+    config_text, nav_line = with_nav_entry(mkdocs_yml.read_text(encoding="utf-8"), title, f"{page}.md")
 
     page_file.parent.mkdir(parents=True, exist_ok=True)
     page_file.write_text(text, encoding="utf-8")
     snippet_file.parent.mkdir(parents=True, exist_ok=True)
     snippet_file.write_text("# Replace the example with the proof of the claim its page makes.\n" + rest)
-    config.write_text(config_text, encoding="utf-8")
+    mkdocs_yml.write_text(config_text, encoding="utf-8")
     return Created(page_file, snippet_file, nav_line)
 
 
-def _filled(template: str, replacements: dict[str, str]) -> str:
+def _link_to(snippet: str) -> str:
+    """A correction's "Shown by" link: the snippet's file name, to its block's anchor."""
+    return f"[`{snippet}.py`](#{snippet})"
+
+
+def _filled(template: str, folder: str, replacements: dict[str, str]) -> str:
     for placeholder, value in replacements.items():
         if placeholder not in template:
-            raise ScaffoldError(f"{PAGE_TEMPLATE} no longer holds {placeholder!r}")
+            raise ScaffoldError(f"{folder}/{PAGE_TEMPLATE} no longer holds {placeholder!r}")
         template = template.replace(placeholder, value)
     return template
 
@@ -224,7 +241,7 @@ def _section_end(items: list[_Item], section: _Item | None) -> int:
 
 
 def _natural(path: str) -> list[int | str]:
-    """Sorts day-12 after day-6."""
+    """Sorts part-12 after part-6."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path)]
 
 

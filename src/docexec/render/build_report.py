@@ -6,7 +6,7 @@ import datetime
 import posixpath
 from pathlib import PurePosixPath
 
-from docexec.execution.result import FAILED, SKIPPED, Result
+from docexec.execution.result import Reason, Result, Status
 from docexec.render import provenance
 from docexec.sandbox import restrictions
 
@@ -18,9 +18,10 @@ def _seconds(value: float) -> str:
 
 
 def _status(result: Result) -> str:
-    if result.status == SKIPPED:
-        return "skipped: needs a GPU" if "CUDA" in (result.failure or "") else "skipped"
-    return "**failed**" if result.status == FAILED else "passed"
+    if result.reason is None:
+        return str(result.status)
+    verdict = "**failed**" if result.status is Status.FAILED else str(result.status)
+    return f"{verdict}: {result.reason.words}"
 
 
 def _page_link(page: str, anchor: str | None = None) -> str:
@@ -36,11 +37,12 @@ def markdown(
     built: datetime.date,
 ) -> str:
     """``pages``: snippet path -> the pages (paths under docs) that show it."""
-    ran = [r for r in results.values() if r.status != SKIPPED]
+    ran = [r for r in results.values() if r.ran]
     executed = [r for r in ran if not r.cached]
     cached = [r for r in ran if r.cached]
-    skipped = [r for r in results.values() if r.status == SKIPPED]
-    failed = [r for r in results.values() if r.status == FAILED]
+    needs_gpu = [r for r in results.values() if r.reason is Reason.NEEDS_GPU]
+    skipped = [r for r in results.values() if r.status is Status.SKIPPED and r.reason is not Reason.NEEDS_GPU]
+    failed = [r for r in results.values() if r.status is Status.FAILED]
     lines = [
         "---",
         "search:",
@@ -56,7 +58,8 @@ def markdown(
         "| --- | ---: | ---: |",
         f"| executed in this build | {len(executed)} | {_seconds(sum(r.duration for r in executed))} |",
         f"| from the cache | {len(cached)} | {_seconds(sum(r.duration for r in cached))} |",
-        f"| skipped (need a GPU) | {len(skipped)} | |",
+        f"| skipped (need a GPU) | {len(needs_gpu)} | |",
+        *([f"| skipped (not run yet) | {len(skipped)} | |"] if skipped else []),
         f"| failed | {len(failed)} | |",
         f"| **all** | **{len(results)}** | **{_seconds(sum(r.duration for r in ran))}** |",
         "",
@@ -66,7 +69,7 @@ def markdown(
         "| seconds | snippet | status | from the cache | device | page |",
         "| ---: | --- | --- | --- | --- | --- |",
     ]
-    order = sorted(results.values(), key=lambda r: (r.status == SKIPPED, -r.duration, r.path))
+    order = sorted(results.values(), key=lambda r: (not r.ran, -r.duration, r.path))
     for result in order:
         shown_on = pages.get(result.path, [])
         anchor = posixpath.splitext(posixpath.basename(result.path))[0]
@@ -75,7 +78,7 @@ def markdown(
             lab = shown_on[0].endswith(".ipynb")
             name = f"[{name}]({shown_on[0]}{'' if lab else '#' + anchor})"
         where = ", ".join(_page_link(page) for page in shown_on) or "(no page)"
-        ran_here = result.status != SKIPPED
+        ran_here = result.ran
         device = result.environment.get("device", "") if ran_here else ""
         seconds = _seconds(result.duration) if ran_here else ""
         from_cache = ("yes" if result.cached else "no") if ran_here else ""

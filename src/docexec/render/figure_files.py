@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import posixpath
 
 from scour import scour
 
 from docexec.execution import published
 from docexec.execution.result import Figure
+
+FIGURES_DIR = "assets/figures"  # in the built site
 
 _SCOUR_OPTIONS = scour.parse_args(
     [
@@ -50,3 +53,8 @@ def served_bytes(figure: Figure) -> bytes:
 def figure_name(figure: Figure) -> str:
     """Named by the content served: the same figure keeps its URL, a changed one gets a new one."""
     return hashlib.sha256(served_bytes(figure)).hexdigest()[:20] + "." + figure.format
+
+
+def figure_url(figure: Figure, page_uri: str) -> str:
+    """The figure's URL from the page at ``page_uri`` (its path under the docs folder)."""
+    return posixpath.relpath(f"{FIGURES_DIR}/{figure_name(figure)}", posixpath.dirname(page_uri) or ".")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from docexec.config import Config
 from docexec.execution import declarations
 from docexec.execution.declarations import Declarations, is_hidden_line
 
@@ -62,11 +63,13 @@ def gist_source(source: str, declarations: Declarations) -> str | None:
     return "\n".join(line[cut:] for line in joined) + "\n"
 
 
-def gist_problems(root: Path, path: str) -> list[str]:
-    """Why the snippet at ``path`` (relative to ``root``) breaks the gist rule, each as ``file:line:
-    problem``: a long snippet marks the lines to read first, and they stay short."""
+def gist_problems(root: Path, path: str, snippets: str = Config.snippets) -> list[str]:
+    """Why the snippet at ``path`` (relative to ``root``, in its ``snippets`` folder) breaks the
+    gist rule, each as ``file:line: problem``: a long snippet marks the lines to read first, and
+    they stay short."""
     try:
-        decl = declarations.parse_file(root / path, root)  # unbalanced markers: refused with their line
+        # Unbalanced markers are refused with their line.
+        decl = declarations.parse_file(root / path, root, snippets)
     except declarations.DeclarationError as error:
         return [str(error).split(". Accepted declarations:")[0]]
     if decl.show and decl.gist:  # the page shows the gist; show= would mislead the next reader

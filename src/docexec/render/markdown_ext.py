@@ -3,10 +3,11 @@ and its real output (text, expected traceback, figures). Where the outputs were 
 per page (`docexec.render.provenance`); an output says it only where it differs (a recorded GPU run).
 
 It emits standard Markdown (superfences code blocks, admonitions), so highlighting, copy buttons
-and search work as for any other block. It does not depend on MkDocs: the MkDocs plugin only
-hands it results computed ahead of time and a place for figures. Any other Python-Markdown host
-loads it by name (``markdown_extensions: [docexec.render.markdown_ext]``, see `makeExtension`); there a
-failing or broken snippet raises `SnippetError`, which fails that host's build.
+and search work as for any other block. It renders the plan of the page (`docexec.site`): the
+host says which page renders, and a page it was not given a plan for is planned as it renders.
+Any other Python-Markdown host loads it by name (``markdown_extensions: [docexec.render.markdown_ext]``,
+see `makeExtension`); there a failing or broken snippet raises `SnippetError`, which fails that
+host's build.
 """
 
 from __future__ import annotations
@@ -19,32 +20,27 @@ import posixpath
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
+from docexec import config as configuration
 from docexec import recordings
+from docexec.config import Config
 from docexec.execution import declarations
-from docexec.execution.result import FAILED, SKIPPED, Figure, Result
+from docexec.execution.engine import Engine, Summary
+from docexec.execution.result import Figure, Reason, Result, Status
 from docexec.render import gist, output_layout, provenance, requirements
-
-if TYPE_CHECKING:
-    from docexec.execution.engine import Engine
+from docexec.render.figure_files import figure_url
+from docexec.site import Directive, PagePlan, SiteBuild, Use, directives, engine_results, one_by_one
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
-# Every line that starts with %run is meant as one: what follows is checked, never ignored.
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)%run(?:[ \t]+(?P<rest>.*))?$")
-SNIPPETS_PREFIX = declarations.SNIPPETS_DIR + "/"
-MAX_NAME_BYTES = 255  # of one file or folder name (NAME_MAX on Linux and macOS)
-_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 # After whitespace is normalized (30), which would strip the HTML stash's placeholders, and before
 # superfences (25) reads the fences; after pymdownx.snippets (32), so output is never read as an include.
 PRIORITY = 29
 FOLD_AFTER_LINES = 25  # a longer output is shown folded, with a "show all" toggle
 LEGIBLE_TEXT_PX = 8  # a figure is never shown so small that its smallest text gets below this
-REFERENCE_PAGE = "reference/index.md"
 
 
 class SnippetError(Exception):
@@ -52,79 +48,10 @@ class SnippetError(Exception):
     starts with the page's ``file:line``."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Directive:
-    """One ``%run`` line: its index in the page, its indent, and the snippet's path, or the problem
-    that makes the line unusable (then ``path`` is what was written after ``%run``)."""
-
-    index: int
-    indent: str
-    path: str
-    problem: str | None = None
-
-
-def path_problem(path: str) -> str | None:
-    """Why ``path`` cannot name a snippet (checked before any file is touched), or None."""
-    if not path.isprintable():
-        return "the path holds control characters"
-    if path.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", path):
-        return f"absolute paths are not allowed; write a path that starts with {SNIPPETS_PREFIX}"
-    if "\\" in path or ".." in path.split("/") or posixpath.normpath(path) != path:
-        return f"the path must lead straight to a file in {SNIPPETS_PREFIX} (no '..', '.', '//' or '\\')"
-    if not path.startswith(SNIPPETS_PREFIX):
-        return f"paths are relative to the project root and start with {SNIPPETS_PREFIX}"
-    if not path.endswith(".py"):
-        return "a snippet is a Python file: its name ends with .py"
-    if any(len(part.encode()) > MAX_NAME_BYTES for part in path.split("/")):
-        return f"a name in the path is longer than {MAX_NAME_BYTES} bytes, more than a file system allows"
-    return None
-
-
-def parse_directive(index: int, line: str) -> Directive | None:
-    """The ``%run`` line at ``index``, checked; None when the line is no ``%run`` line."""
-    match = DIRECTIVE.match(line)
-    if not match:
-        return None
-    words = (match.group("rest") or "").split()
-    indent = match.group("indent")
-    if not words:
-        return Directive(index, indent, "", f"%run needs a snippet path ({SNIPPETS_PREFIX}<page>/<name>.py)")
-    if len(words) > 1:
-        extra = " ".join(words[1:])
-        return Directive(
-            index, indent, words[0], f"%run takes one path; unexpected words after it: {extra!r}"
-        )
-    return Directive(index, indent, words[0], path_problem(words[0]))
-
-
-def directives(lines: list[str]) -> list[Directive]:
-    """Every ``%run`` line outside fenced code blocks, well formed or not."""
-    found = []
-    open_fence: str | None = None
-    for index, line in enumerate(lines):
-        fence = _FENCE.match(line)
-        if fence:
-            marker = fence.group("fence")
-            if open_fence is None:
-                open_fence = marker
-            elif (
-                marker[0] == open_fence[0]
-                and len(marker) >= len(open_fence)
-                and not line.strip()[len(marker) :]
-            ):
-                open_fence = None
-            continue
-        if open_fence is None:
-            directive = parse_directive(index, line)
-            if directive:
-                found.append(directive)
-    return found
-
-
-def directive_lines(lines: list[str]) -> list[tuple[int, str, str]]:
+def directive_lines(lines: list[str], snippets: str = Config.snippets) -> list[tuple[int, str, str]]:
     """(index, indent, path) of every well-formed ``%run`` line: the snippets a page runs. The
     others are reported where the page renders."""
-    return [(d.index, d.indent, d.path) for d in directives(lines) if d.problem is None]
+    return [(d.index, d.indent, d.path) for d in directives(lines, snippets) if d.problem is None]
 
 
 def _fenced(content: str, attributes: str) -> list[str]:
@@ -160,70 +87,70 @@ def legible_width(figure: Figure) -> int | None:
 
 
 class SnippetRenderer:
-    """Turns a snippet and its result into Markdown lines."""
+    """Turns the plan of a page into Markdown lines."""
 
     def __init__(
         self,
-        root: Path,
-        results: Callable[[str], Result],
-        figure_url: Callable[[Figure], str] | None = None,
+        site: SiteBuild | Path,
+        results: Callable[[str], Result] | None = None,
         environment: dict | None = None,
         library_repository: str | None = None,
         strict: bool = False,
-        recorded: Callable[[str], recordings.Recording | None] | None = None,
+        figure_files: bool = False,
+        config: Config | None = None,
     ) -> None:
-        """``strict``: raise `SnippetError` on a failing or broken snippet, for a host that only
+        """``site``: the build whose plans it renders; or, for a host without one, the project's root
+        and ``results``, which gives one snippet's result (and ``config``, default: the project's).
+
+        ``strict``: raise `SnippetError` on a failing or broken snippet, for a host that only
         fails its build on an exception; otherwise the page shows the error and it is logged (the
-        MkDocs plugin: ``--strict`` fails on the warning, the preview keeps serving)."""
-        self.root = root
+        MkDocs plugin: ``--strict`` fails on the warning, the preview keeps serving).
+        ``figure_files``: figures are served as files (`figure_url`), else embedded as data URLs."""
+        if not isinstance(site, SiteBuild):
+            site = _one_by_one(site, results, environment, config)
+        self.site = site
+        self.config = site.config
         self.strict = strict
-        self.results = results
-        self.figure_url = figure_url or _data_url
-        self.environment = environment  # where this build runs: an output run elsewhere says so
+        self.figure_files = figure_files
+        self.environment = environment or site.environment  # an output run elsewhere says so
         self.library_repository = library_repository
-        self.recorded = recorded  # a CUDA snippet's recorded GPU output, shown where it cannot run
         # Raw HTML for the page; the Markdown extension replaces this with its stash.
         self.stash: Callable[[str], str] = lambda raw: raw
         self.start_page("<page>")
 
-    def start_page(self, page: str, page_uri: str = "") -> None:
-        """``page``: the source as named in messages; ``page_uri``: its path under the docs folder."""
+    def start_page(self, page: str, page_uri: str = "", plan: PagePlan | None = None) -> None:
+        """The page that renders next: ``page`` names it in messages, ``page_uri`` is its path under
+        the docs folder, ``plan`` what the site build planned for it (else planned as it renders)."""
         self.page = page
         self.page_uri = page_uri
-        self.anchors: set[str] = set()  # ids of the snippet blocks rendered on the current page
-        self.outcomes: list[Result] = []  # what the page shows, in order
-        self.library_noted = False  # where torchguide comes from is said once per page
+        self.plan = plan
+        self.library_noted = False  # where the library comes from is said once per page
 
-    def render(self, path: str, page_line: int) -> list[str]:
-        where = f"{self.page}:{page_line}"
-        problem = path_problem(path)
-        if problem:
-            return self.error(page_line, f"%run {path}: {problem}")
-        file = self.root / path
-        if not file.is_file():
-            return self.error(
-                page_line,
-                f"%run {path}: no such snippet (paths are relative to the "
-                f"project root and start with {SNIPPETS_PREFIX})",
-            )
-        try:
-            decl = declarations.parse_file(file, self.root)  # also refuses a link out of snippets/
-        except declarations.DeclarationError as error:
-            return self.error(page_line, str(error))
-        source = file.read_text(encoding="utf-8")
+    def plan_for(self, lines: list[str]) -> tuple[PagePlan, list[Directive]]:
+        """The page's plan, when it is of these lines; else these lines planned now (a host that
+        renders page by page, or Markdown changed after the site was planned)."""
+        found = directives(lines, self.config.snippets)
+        if self.plan is not None and self.plan.matches(found):
+            return self.plan, found
+        plan = self.site.plan_page(self.page_uri, "\n".join(lines), name=self.page)
+        return plan, found
+
+    def render(self, use: Use) -> list[str]:
+        where = f"{self.page}:{use.line}"
+        if use.problem is not None or use.declarations is None:
+            return self.error(use.line, use.problem or "")
+        decl, source, path = use.declarations, use.source, use.path
         # The file name is the block's anchor: a correction's "Shown by" links to it.
-        anchor = Path(path).stem
-        self.anchors.add(anchor)
         shown = gist.gist_source(source, decl) or declarations.displayed_source(source, decl)
-        lines = _fenced(shown, f' {{ .python .docexec-source #{anchor} title="{_title(path)}" }}')
+        lines = _fenced(shown, f' {{ .python .docexec-source #{use.anchor} title="{_title(path)}" }}')
         # A gist or a part on show: the whole file that ran, one click away under the output.
         whole_proof = self._whole_proof(source, decl) if decl.gist or decl.show else []
-        outcome = self.results(path)
-        self.outcomes.append(outcome)
+        outcome = use.result
         library = self._library_note(source)
-        if outcome.status == SKIPPED:
-            return lines + (self._cuda_note(path) if decl.cuda else []) + whole_proof + library
-        if outcome.status == FAILED:
+        if outcome.status == Status.SKIPPED:
+            cuda = self._cuda_note(use) if decl.cuda and outcome.reason != Reason.STILL_RUNNING else []
+            return lines + cuda + whole_proof + library
+        if outcome.status == Status.FAILED:
             if self.strict:
                 raise SnippetError(f"{where}: snippet failed: {outcome.failure}")
             log.warning("%s: snippet failed: %s", where, outcome.failure)
@@ -272,7 +199,7 @@ class SnippetRenderer:
 
     def _figure(self, figure: Figure, path: str) -> str:
         """An image that opens at full size when tapped, sized before it loads."""
-        url = self.figure_url(figure)
+        url = figure_url(figure, self.page_uri) if self.figure_files else _data_url(figure)
         alt = _alt_text(figure.title or f"Figure drawn by {path}")
         size = f'width="{figure.width}" height="{figure.height}" loading="lazy"'
         narrowest = legible_width(figure)
@@ -289,22 +216,29 @@ class SnippetRenderer:
         return ["", text, "{ .docexec-provenance }", ""]
 
     def _library_note(self, source: str) -> list[str]:
-        """Where ``torchguide`` comes from, for a reader who copies the snippet."""
-        if self.library_noted or requirements.LIBRARY_MODULE not in requirements.imported_modules(source):
+        """Where the project's library comes from, for a reader who copies the snippet."""
+        module = self.config.library_module
+        if self.library_noted or not module or module not in requirements.imported_modules(source):
             return []
         self.library_noted = True
-        reference = posixpath.relpath(REFERENCE_PAGE, posixpath.dirname(self.page_uri) or ".")
-        command = requirements.pip_command([requirements.library_requirement(self.library_repository)])
+        name = f"`{module}`"
+        if self.config.reference_page:
+            here = posixpath.dirname(self.page_uri) or "."
+            name = f"[{name}]({posixpath.relpath(self.config.reference_page, here)})"
+        distribution = self.config.library_distribution or module
+        command = requirements.pip_command(
+            [requirements.library_requirement(distribution, self.library_repository)]
+        )
         return [
             "",
-            f"Uses [`torchguide`]({reference}), this site's helper library: `{command}`",
+            f"Uses {name}, this site's helper library: `{command}`",
             "{ .docexec-library }",
             "",
         ]
 
-    def _cuda_note(self, path: str) -> list[str]:
+    def _cuda_note(self, use: Use) -> list[str]:
         """Its recorded GPU output where one matches the source; else why no output is shown."""
-        recording = self.recorded(path) if self.recorded else None
+        recording = use.recording
         if recording is not None and not recording.stale:
             label = [recording.label(), "{ .docexec-provenance .docexec-recorded }"]
             return [*self._output(recording.result), "", *label, ""]
@@ -349,18 +283,18 @@ class RunPreprocessor(Preprocessor):
         self.renderer = renderer
 
     def run(self, lines: list[str]) -> list[str]:
-        found = directives(lines)
+        if not any("%run" in line for line in lines):
+            return lines
+        plan, found = self.renderer.plan_for(lines)
         if not found:
             return lines
         self.renderer.stash = self.md.htmlStash.store
         output = list(lines)
         blocks = {}
-        for directive in found:  # in page order, so a strict host names the first problem
-            if directive.problem:
-                block = self.renderer.error(directive.index + 1, directive.problem)
-            else:
-                block = self.renderer.render(directive.path, directive.index + 1)
-            blocks[directive.index] = (directive.indent, block)
+        for directive, use in zip(
+            found, plan.uses, strict=True
+        ):  # in page order: a strict host names the first problem
+            blocks[directive.index] = (directive.indent, self.renderer.render(use))
         for index in sorted(blocks, reverse=True):
             indent, block = blocks[index]
             output[index : index + 1] = ["", *_indent(block, indent), ""]
@@ -421,16 +355,28 @@ def makeExtension(root: str | None = None, strict: bool = True, **unknown: objec
         raise TypeError(
             f"docexec.render.markdown_ext: unknown options {sorted(unknown)} (accepted: root, strict)"
         )
-    from docexec import config
-    from docexec.execution.engine import Engine, find_root
+    from docexec.execution.engine import find_root
 
     project = Path(root).resolve() if root else find_root(Path.cwd())
     engine = _hosted_engines.get(project)
     if engine is None:  # one engine and its warm servers for every page the host renders
-        engine = _hosted_engines[project] = Engine(project, config.from_environment(project), keep_warm=True)
+        settings = configuration.from_environment(project)
+        engine = _hosted_engines[project] = Engine(project, settings, keep_warm=True)
+    site = SiteBuild(
+        project,
+        engine.config,
+        engine_results(engine, progress=False),
+        engine.environment,
+        recordings.Store(project),
+    )
+    return HostedRunExtension(SnippetRenderer(site, strict=strict))
 
-    def results(path: str) -> Result:
-        return engine.execute([path], progress=False)[0][path]
 
-    renderer = SnippetRenderer(project, results, environment=engine.environment, strict=strict)
-    return HostedRunExtension(renderer)
+def _one_by_one(
+    root: Path, results: Callable[[str], Result] | None, environment: dict | None, config: Config | None
+) -> SiteBuild:
+    """A site build whose results come one snippet at a time from ``results``."""
+    provider = one_by_one(results) if results else (lambda paths: ({}, Summary(), set()))
+    return SiteBuild(
+        root, config or configuration.load(root), provider, environment or {}, recordings.Store(root)
+    )

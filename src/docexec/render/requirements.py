@@ -8,9 +8,6 @@ import importlib.metadata
 import shlex
 import sys
 
-LIBRARY_MODULE = "torchguide"  # the site's own helper library ...
-LIBRARY_DISTRIBUTION = "pytorch-foundations"  # ... and the project that ships it
-
 
 def imported_modules(source: str) -> set[str]:
     """Top-level names of the modules a snippet imports (``import a.b`` gives ``a``)."""
@@ -32,19 +29,27 @@ def _distributions() -> dict[str, list[str]]:
     return importlib.metadata.packages_distributions()
 
 
-def library_requirement(repository: str | None) -> str:
-    """The project from its repository (it is not on PyPI); it brings the pinned torch along."""
-    return f"{LIBRARY_DISTRIBUTION} @ git+{repository}" if repository else LIBRARY_DISTRIBUTION
+def library_requirement(distribution: str, repository: str | None) -> str:
+    """The project's own distribution (`Config.library_distribution`) from its repository where
+    one is known (a project's library need not be on PyPI); it brings the pinned torch along."""
+    return f"{distribution} @ git+{repository}" if repository else distribution
 
 
-def requirements(modules: set[str], torch_version: str, repository: str | None) -> list[str]:
-    """pip requirements for ``modules``: torch pinned to the release the outputs came from."""
+def requirements(
+    modules: set[str],
+    torch_version: str,
+    repository: str | None,
+    library_module: str | None = None,
+    library_distribution: str | None = None,
+) -> list[str]:
+    """pip requirements for ``modules``: torch pinned to the release the outputs came from; the
+    project's library (`Config.library_module`) as its distribution, from ``repository``."""
     wanted = set()
     for module in modules - set(sys.stdlib_module_names) - {"__future__"}:
         if module == "torch":
             wanted.add("torch==" + torch_version.split("+")[0])  # the CPU or CUDA build of one release
-        elif module == LIBRARY_MODULE:
-            wanted.add(library_requirement(repository))
+        elif module == library_module and library_distribution:
+            wanted.add(library_requirement(library_distribution, repository))
         else:
             wanted.add(_distributions().get(module, [module])[0])
     return sorted(wanted, key=lambda name: (not name.startswith("torch=="), name.lower()))

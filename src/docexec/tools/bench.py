@@ -10,10 +10,13 @@
 6. Ctrl-C of each command that runs snippets, quiet and beside two busy loops (`stop_times`).
 
 Everything runs on a copy of the project in a temporary folder, with a cache of its own.
+``--preview-page PAGE`` (a page's path under the docs folder, without ``.md``) picks the page whose
+first plain snippet the preview benchmark edits; by default the first page, in path order, that runs one.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
@@ -32,7 +35,7 @@ from pathlib import Path
 from docexec import config
 from docexec.execution.declarations import parse_file
 from docexec.execution.engine import Engine, find_root
-from docexec.render.labs import LABS_DIR
+from docexec.execution.result import Status
 from docexec.render.markdown_ext import directive_lines
 from docexec.tools import stop_times
 
@@ -40,7 +43,6 @@ MIN_SNIPPETS = 20
 SAMPLE = 64  # snippets timed for the overhead
 BUILD_REPEATS = 3
 PREVIEW_EDITS = 5
-PREVIEW_PAGE = "how-this-site-works"  # the page whose first plain snippet the benchmark edits
 ONE_PAGE_SITE = """\
 site_name: one page
 theme: {name: material, font: false}
@@ -57,12 +59,13 @@ def _copy_project(root: Path, target: Path) -> Path:
 
 
 def _cpu_snippets(engine: Engine) -> list[str]:
+    labs = engine.config.labs
     return [
         p
         for p in engine.all_snippets()
         if not engine.declarations(p).cuda
         and not engine.declarations(p).raises
-        and not p.startswith(LABS_DIR)
+        and not (labs and p.startswith(labs.rstrip("/") + "/"))
     ]
 
 
@@ -89,7 +92,7 @@ def measure_overhead(project: Path, cache: Path) -> None:
     if len(snippets) < MIN_SNIPPETS:
         print(f"   note: fewer than {MIN_SNIPPETS} snippets in the project")
     results, _ = engine.execute(snippets, progress=False)
-    snippets = [p for p in snippets if results[p].status == "passed"]
+    snippets = [p for p in snippets if results[p].status is Status.PASSED]
     forked = {p: results[p].duration for p in snippets}
     own = {p: results[p].exec_seconds for p in snippets}
     timed = {p: _python_wall_time(project, p) for p in snippets}
@@ -223,16 +226,30 @@ def save_to_page(
     return latencies, builds[-PREVIEW_EDITS:]
 
 
-def _preview_snippet(project: Path) -> str:
-    lines = (project / "docs" / f"{PREVIEW_PAGE}.md").read_text(encoding="utf-8").splitlines()
-    for _, _, path in directive_lines(lines):
-        declared = parse_file(project / path, project)
-        if not declared.cuda and not declared.raises:
-            return path
-    raise LookupError(f"docs/{PREVIEW_PAGE}.md runs no plain snippet")
+def _preview_snippet(project: Path, page: str | None) -> tuple[str, str]:
+    """The page (its path under the docs folder, without ``.md``) and the first snippet on it that
+    runs on the CPU without raising: ``page``'s, or the first such page's in path order."""
+    settings = config.load(project)
+    docs = project / settings.docs
+    candidates = [docs / f"{page}.md"] if page else sorted(docs.rglob("*.md"))
+    for file in candidates:
+        lines = file.read_text(encoding="utf-8").splitlines()
+        for _, _, path in directive_lines(lines):
+            declared = parse_file(project / path, project, settings.snippets)
+            if not declared.cuda and not declared.raises:
+                return file.relative_to(docs).with_suffix("").as_posix(), path
+    raise LookupError(
+        f"{settings.docs}/{page}.md runs no plain snippet" if page else "no page runs a plain snippet"
+    )
 
 
-def measure_preview(project: Path, cache: Path) -> None:
+def _url_path(page: str) -> str:
+    """``a/b`` -> ``a/b/``; an index page is its folder's URL."""
+    folder = page.removesuffix("index").rstrip("/")
+    return folder + "/" if folder else ""
+
+
+def measure_preview(project: Path, cache: Path, page: str | None) -> None:
     print(f"4. Live preview: save a snippet -> its page serves the new output (median of {PREVIEW_EDITS})")
     one_page = project.parent / "one-page"
     (one_page / "docs").mkdir(parents=True)
@@ -240,13 +257,13 @@ def measure_preview(project: Path, cache: Path) -> None:
     (one_page / "mkdocs.yml").write_text(ONE_PAGE_SITE)
     (one_page / "docs" / "index.md").write_text("# One page\n\n%run snippets/page/prints_a_value.py\n")
     (one_page / "snippets" / "page" / "prints_a_value.py").write_text("print('a value')\n")
-    snippet = _preview_snippet(project)
-    for name, root, path, page, focus in [
+    page, snippet = _preview_snippet(project, page)
+    for name, root, path, url, focus in [
         ("one-page site", one_page, "snippets/page/prints_a_value.py", "", ""),
-        (f"this site, make serve PAGE={PREVIEW_PAGE}", project, snippet, f"{PREVIEW_PAGE}/", PREVIEW_PAGE),
-        ("this site, every page", project, snippet, f"{PREVIEW_PAGE}/", ""),
+        (f"this site, make serve PAGE={page}", project, snippet, _url_path(page), page),
+        ("this site, every page", project, snippet, _url_path(page), ""),
     ]:
-        latencies, builds = save_to_page(root, path, page, cache, focus)
+        latencies, builds = save_to_page(root, path, url, cache, focus)
         goal = "  (goal: <= 1.2 s)" if focus or root is one_page else ""
         print(
             f"   {name}: save -> page {statistics.median(latencies):.2f} s; the rebuild itself "
@@ -261,7 +278,7 @@ def measure_million_lines(project: Path, cache: Path) -> None:
     """A snippet that prints 1,000,000 short lines: the engine (forked, output recorded in order,
     head and tail kept) against ``python snippet.py > file`` on the same machine."""
     print("5. A snippet that prints 1,000,000 short lines (goal: within 2x plain python)")
-    path = project / "snippets" / "bench_million_lines.py"
+    path = project / config.load(project).snippets / "bench_million_lines.py"
     path.write_text("# docexec: timeout=600\n" + MILLION_LINES, encoding="utf-8")
     relative = path.relative_to(project).as_posix()
     settings = config.load(project).replace(cache_dir=cache, force=True, preload=())
@@ -276,7 +293,10 @@ def measure_million_lines(project: Path, cache: Path) -> None:
     path.unlink()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m docexec.tools.bench", description=__doc__)
+    parser.add_argument("--preview-page", help="the page the preview benchmark edits a snippet of")
+    args = parser.parse_args(argv)
     root = find_root(Path.cwd())
     print(
         f"docexec benchmark, {datetime.date.today().isoformat()}, {platform.machine()}, "
@@ -288,7 +308,7 @@ def main() -> None:
         measure_overhead(project, cache)
         measure_rebuilds(project, cache)
         measure_build(project, cache)
-        measure_preview(project, cache)
+        measure_preview(project, cache, args.preview_page)
         measure_million_lines(project, cache)
         stop_times.measure_stopping(project)
 

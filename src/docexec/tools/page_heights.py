@@ -27,7 +27,7 @@ TOPIC_MARK = 'class="admonition short-answer"'
 
 
 def site_pages(site: Path) -> list[str]:
-    """Every page of a built site as a path under its root (``week-1/autograd/``), in path order."""
+    """Every page of a built site as a path under its root (``guide/first-steps/``), in path order."""
     pages = []
     for html in sorted(site.rglob("index.html")):
         relative = html.parent.relative_to(site).as_posix()

@@ -1,4 +1,11 @@
-"""A content page as a Jupyter notebook: its prose as Markdown cells, its snippets in order as code
+"""The site's Jupyter notebooks, made from the site's plan (`docexec.site`): a lab, and each page
+that runs snippets.
+
+A lab is a jupytext percent-format snippet in the project's labs folder: the notebook is built from
+it and filled with the outputs the engine recorded for each cell, so mkdocs-jupyter only renders it
+(``execute: false``): one engine and one cache for all.
+
+A content page as a notebook: its prose as Markdown cells, its snippets in order as code
 cells with the outputs the build recorded, and a first cell that installs what they import.
 
 The prose is written in Material's Markdown (admonitions, ``///`` blocks, attribute lists) that
@@ -18,18 +25,28 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import hashlib
 import html
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 
+import jupytext
 import nbformat
 
+from docexec.config import Config
 from docexec.execution import declarations
-from docexec.execution.result import PASSED, SKIPPED, Figure, Result
+from docexec.execution.declarations import is_hidden_line
+from docexec.execution.result import Figure, Result, Status
 from docexec.render import provenance, requirements
 from docexec.render.figure_files import served_bytes
-from docexec.render.markdown_ext import directive_lines
+from docexec.site import PagePlan, Use, directives
+
+
+class NotebookError(ValueError):
+    """A notebook that cannot be made; names the file and line."""
+
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)\s+([\w-]+)(?:\s+"(.*)")?\s*$')
@@ -38,13 +55,13 @@ _BLOCK_FENCE = re.compile(r"^///")  # pymdownx.blocks: `/// html | div.answer` .
 _HEADING_ATTRIBUTES = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
 GPU_NOTE = "*The next cell needs a CUDA GPU; this copy of the site was built without one: no output.*"
 _PAGE_LINK = re.compile(r"\]\((?!\w+:|/|#)([^)\s#]+\.md)(#[^)\s]*)?\)")
-# A drill's snippets, where torchguide.drills' Drill.stub_path and solution_path put them.
+# A drill's snippets: the engine's naming, which the project's drill library follows.
 _DRILL_SNIPPET = re.compile(r"(?:^|/)drills/(\w+)_(stub|solution)\.py$")
-CHECKER = "check_here"  # what a drill's solution snippet calls last: torchguide.drills.check_here
+CHECKER = "check_here"  # what a drill's solution calls last to check itself (the project defines it)
 
 
 def file_name(src_uri: str) -> str:
-    """``week-1/autograd.md`` gives ``autograd.ipynb``; an index page is named after its folder."""
+    """``guide/autograd.md`` gives ``autograd.ipynb``; an index page is named after its folder."""
     path = Path(src_uri)
     stem = path.parent.name if path.stem == "index" and path.parent.name else path.stem
     return f"{stem}.ipynb"
@@ -161,24 +178,29 @@ def outputs(result: Result) -> list[nbformat.NotebookNode]:
     return found
 
 
-def install_cell(sources: list[str], environment: dict, repository: str | None) -> nbformat.NotebookNode:
+def install_cell(
+    sources: list[str], environment: dict, repository: str | None, config: Config
+) -> nbformat.NotebookNode:
     modules = set().union(*(requirements.imported_modules(source) for source in sources))
-    wanted = requirements.requirements(modules, environment.get("torch", ""), repository)
+    torch = environment.get("torch", "")
+    wanted = requirements.requirements(
+        modules, torch, repository, config.library_module, config.library_distribution
+    )
     lines = [
         "# What this notebook imports; its outputs were recorded"
         f" {provenance.environment_words(environment)}.",
     ]
-    if requirements.LIBRARY_MODULE in modules:
-        lines.append(f"# {requirements.LIBRARY_DISTRIBUTION} is this site's project: it ships torchguide.")
+    if config.library_module in modules and config.library_distribution:
+        lines.append(
+            f"# {config.library_distribution} is this site's project: it ships {config.library_module}."
+        )
     lines.append("%" + requirements.pip_command(wanted))
     return nbformat.v4.new_code_cell("\n".join(lines))
 
 
-def _snippet_code(root: Path, path: str) -> tuple[str, str]:
-    """A snippet's source, and its code as a notebook shows it: no declaration lines, no gist markers."""
-    decl = declarations.parse_file(root / path, root)  # refuses a link out of snippets/, non-UTF-8
-    source = (root / path).read_text(encoding="utf-8")
-    return source, declarations.displayed_source(source, dataclasses.replace(decl, show=None))
+def _code(source: str, decl: declarations.Declarations) -> str:
+    """A snippet's code as a notebook shows it: no declaration lines, no gist markers."""
+    return declarations.displayed_source(source, dataclasses.replace(decl, show=None))
 
 
 def split_solution(code: str) -> tuple[str, str]:
@@ -207,12 +229,13 @@ def split_solution(code: str) -> tuple[str, str]:
     return kept, check
 
 
-def _check_cell(root: Path, drill: str, stub_path: str) -> nbformat.NotebookNode | None:
+def _check_cell(plan: PagePlan, drill: str, stub_path: str) -> nbformat.NotebookNode | None:
     """The cell that runs the checker on the reader's function: the check their solution ends with."""
     solution = stub_path.removesuffix("_stub.py") + "_solution.py"
-    if not (root / solution).is_file():
-        return None  # the drill's own tests say so; the notebook keeps the stub as it is
-    _, check = split_solution(_snippet_code(root, solution)[1])
+    found = [use for use in plan.uses if use.path == solution and use.declarations is not None]
+    if not found:
+        return None  # not on the page: the drill's own tests say so; the notebook keeps the stub
+    _, check = split_solution(_code(found[0].source, found[0].declarations))  # type: ignore[arg-type]
     calls = [node for node in ast.walk(ast.parse(check)) if isinstance(node, ast.Call)]
     if not calls:
         return None
@@ -252,7 +275,7 @@ def _solution_fold(
     written, _ = split_solution(code)
     body = _fenced(written, "python")
     said = "".join(text for cell in result.cells for name, text in cell.streams if name == "stdout")
-    if result.status == PASSED and said.strip():
+    if result.status == Status.PASSED and said.strip():
         body += ["", "The checker said of it:", "", *_fenced(said, "text")]
     cell = nbformat.v4.new_markdown_cell("\n".join(_details(title or "A reference solution", body)))
     cell.metadata["docexec"] = {"snippet": path, "drill": drill, "role": "solution"}
@@ -260,20 +283,30 @@ def _solution_fold(
 
 
 def notebook_for_page(
-    root: Path,
+    plan: PagePlan,
     markdown: str,
-    results: Callable[[str], Result],
     environment: dict,
+    config: Config,
     repository: str | None = None,
     url_of: Callable[[str], str | None] = lambda uri: None,
 ) -> nbformat.NotebookNode:
-    """``url_of`` maps a link's target (``../autograd.md``) to the published page's URL, or None."""
+    """The page of ``plan`` (whose Markdown is ``markdown``) as a notebook. ``url_of`` maps a link's
+    target (``../autograd.md``) to the published page's URL, or None.
+
+    Raises `NotebookError` for a page with a ``%run`` line that cannot be used (the page says so)."""
+    broken = [use for use in plan.uses if use.problem is not None]
+    if broken:
+        raise NotebookError(f"{plan.name}:{broken[0].line}: {broken[0].problem}")
     front = _FRONT_MATTER.match(markdown)
     lines = _open_blocks_that_run_snippets(markdown[front.end() if front else 0 :].splitlines())
+    found = [d for d in directives(lines, config.snippets) if d.problem is None]
+    if [d.path for d in found] != [use.path for use in plan.uses]:
+        raise NotebookError(f"{plan.name}: its %run lines are not the ones planned")
     cells: list[nbformat.NotebookNode] = []
     sources: list[str] = []
     start, count = 0, 0
-    for index, indent, path in directive_lines(lines):
+    for directive, use in zip(found, plan.uses, strict=True):
+        index, indent, path, result = directive.index, directive.indent, use.path, use.result
         prose = lines[start:index]
         drill = _DRILL_SNIPPET.search(path)
         role = drill.group(2) if drill else None
@@ -282,15 +315,14 @@ def notebook_for_page(
             prose, fold_title = _without_fold_header(prose)
         cells.append(_markdown_cell(prose, url_of))
         start = index + 1
-        source, code = _snippet_code(root, path)
-        sources.append(source)
-        result = results(path)
+        code = _code(use.source, use.declarations)  # type: ignore[arg-type]
+        sources.append(use.source)
         if role == "solution":
             cells.append(_solution_fold(drill.group(1), path, fold_title, code, result))  # type: ignore[union-attr]
             continue
         cell = nbformat.v4.new_code_cell(code.rstrip("\n"))
         cell.metadata["docexec"] = {"snippet": path}
-        if result.status == SKIPPED:
+        if result.status == Status.SKIPPED:
             cells.append(nbformat.v4.new_markdown_cell(GPU_NOTE))
         else:
             count += 1
@@ -301,13 +333,13 @@ def notebook_for_page(
         cells.append(cell)
         if role == "stub":
             cell.metadata["docexec"].update(drill=drill.group(1), role="stub")  # type: ignore[union-attr]
-            check = _check_cell(root, drill.group(1), path)  # type: ignore[union-attr]
+            check = _check_cell(plan, drill.group(1), path)  # type: ignore[union-attr]
             if check is not None:
                 cells.append(check)
                 sources.append(check.source)
     cells.append(_markdown_cell(lines[start:], url_of))
     notebook = nbformat.v4.new_notebook(
-        cells=[install_cell(sources, environment, repository), *filter(None, cells)],
+        cells=[install_cell(sources, environment, repository, config), *filter(None, cells)],
         metadata={
             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
             "language_info": {"name": "python", "version": environment.get("python", "")},
@@ -318,4 +350,108 @@ def notebook_for_page(
     return notebook
 
 
-__all__ = ["figure_output", "file_name", "notebook_for_page", "outputs", "plain_markdown", "split_solution"]
+def lab_notebook(
+    root: Path, lab: Use, config: Config, environment: dict | None = None, repository: str | None = None
+) -> nbformat.NotebookNode:
+    """The lab with its recorded outputs; given the ``environment`` the outputs came from, with a
+    cell that installs what it imports before its first code cell. Raises `NotebookError`."""
+    path, result = lab.path, lab.result
+    if lab.problem is not None:
+        raise NotebookError(lab.problem)
+    if not config.labs or not (root / path).resolve().is_relative_to((root / config.labs).resolve()):
+        raise NotebookError(
+            f"{path}:1: the file is not inside {config.labs}/ (links followed); a lab must be a file there"
+        )
+    notebook = jupytext.reads(lab.source, fmt="py:percent")
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    for cell in code_cells:  # gist and section markers speak to the site, not to the lab's reader
+        cell.source = "\n".join(line for line in cell.source.split("\n") if not is_hidden_line(line))
+    if result.cells and len(result.cells) > len(code_cells):
+        raise NotebookError(
+            f"{path}: {len(code_cells)} code cells, but {len(result.cells)} were executed; "
+            "start the file with a '# %%' line"
+        )
+    for index, cell in enumerate(code_cells):
+        cell.outputs = []
+        cell.execution_count = index + 1 if index < len(result.cells) else None
+        if index >= len(result.cells):
+            continue
+        recorded = result.cells[index]
+        for name, text in recorded.streams:
+            cell.outputs.append(nbformat.v4.new_output("stream", name=name, text=text))
+        cell.outputs += [figure_output(figure) for figure in recorded.figures]
+    if result.expected_exception and result.exception:
+        exception = result.exception
+        code_cells[len(result.cells) - 1].outputs.append(
+            nbformat.v4.new_output(
+                "error",
+                ename=exception.type,
+                evalue=exception.message,
+                traceback=exception.traceback.splitlines(),
+            )
+        )
+    if environment is not None and code_cells:
+        install = install_cell([lab.source], environment, repository, config)
+        notebook.cells.insert(notebook.cells.index(code_cells[0]), install)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for index, cell in enumerate(notebook.cells):
+        cell.id = cell_id(path, index)
+    return notebook
+
+
+def cell_id(path: str, index: int) -> str:
+    """The same on every build (nbformat draws them at random), so an unchanged lab page is too."""
+    return hashlib.sha256(f"{path}#{index}".encode()).hexdigest()[:16]
+
+
+def write_lab(
+    root: Path,
+    lab: Use,
+    page_uri: str,
+    pages_root: Path,
+    config: Config,
+    environment: dict | None = None,
+    repository: str | None = None,
+) -> Path:
+    """Write the filled lab notebook to ``pages_root/page_uri`` and return its path."""
+    target = pages_root / page_uri
+    target.parent.mkdir(parents=True, exist_ok=True)
+    text = nbformat.writes(lab_notebook(root, lab, config, environment, repository))
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        # Atomic, like the result cache: a build running beside this one never reads half a notebook.
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    return target
+
+
+# mkdocs-jupyter inlines JupyterLab's whole style sheet (about 600 KB) and MathJax and Mermaid
+# loaders into every notebook page, and has no option to leave them out; the site styles the few
+# notebook classes it uses itself (assets/docexec.css) and renders math with its own KaTeX.
+_INLINE_WEIGHT = re.compile(
+    r"<style\b[^>]*>.*?</style>"
+    r'|<script type="text/x-mathjax-config">.*?</script>'
+    r'|<script src="">\s*</script>'
+    r'|<script type="module">(?:(?!</script>).)*?mermaid.*?</script>',
+    re.S,
+)
+
+
+def lighten(html: str) -> str:
+    """A rendered lab page without the style sheets and loaders that mkdocs-jupyter inlines."""
+    return _INLINE_WEIGHT.sub("", html)
+
+
+__all__ = [
+    "NotebookError",
+    "cell_id",
+    "figure_output",
+    "file_name",
+    "lab_notebook",
+    "lighten",
+    "notebook_for_page",
+    "outputs",
+    "plain_markdown",
+    "split_solution",
+    "write_lab",
+]

@@ -1,0 +1,182 @@
+"""What a site adds beside its pages, from the plan (`docexec.site`): the figures, each page's
+notebook, the labs' notebooks and the build report, as files for any host to add."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import logging
+import posixpath
+from collections.abc import Callable
+from pathlib import Path
+
+import nbformat
+
+from docexec.execution.result import Status
+from docexec.render import build_report, notebooks, provenance
+from docexec.render.figure_files import FIGURES_DIR, figure_name, served_bytes
+from docexec.render.focus import in_focus
+from docexec.site import PagePlan, Site, SiteBuild, lab_page, lab_snippets
+
+log = logging.getLogger("mkdocs.plugins.docexec")
+
+
+def figures(site: Site) -> dict[str, bytes]:
+    """Every figure the pages show (recorded GPU outputs included), by its path in the site."""
+    found = {figure_name(f): f for result in site.shown_results() for f in result.figures}
+    return {f"{FIGURES_DIR}/{name}": served_bytes(figure) for name, figure in sorted(found.items())}
+
+
+def page_notebooks(
+    site: Site,
+    build: SiteBuild,
+    repository: str | None,
+    url_of: Callable[[str, str], str | None] = lambda target, page: None,
+) -> dict[str, str]:
+    """Page uri -> its notebook (text), for each page that runs snippets; a page with a broken
+    ``%run`` line has none (the page reports it). ``url_of(target, page)``: a link's published URL."""
+    made = {}
+    for uri, plan in sorted(site.pages.items()):
+        if not plan.uses:
+            continue
+        try:
+            notebook = notebooks.notebook_for_page(
+                plan,
+                site.markdown[uri],
+                build.environment,
+                build.config,
+                repository,
+                url_of=lambda target, page=uri: url_of(target, page),
+            )
+        except notebooks.NotebookError:
+            continue
+        made[uri] = nbformat.writes(notebook)
+    return made
+
+
+def write_labs(site: Site, build: SiteBuild, pages_root: Path, repository: str | None) -> list[str]:
+    """Write each lab's filled notebook under ``pages_root``; the page uris of those written. A lab
+    that failed or cannot be made is a warning (the strict build fails on it)."""
+    written = []
+    for uri, lab in sorted(site.labs.items()):
+        if lab.result.status == Status.FAILED:
+            log.warning("lab %s failed: %s", uri, lab.result.failure)
+        try:
+            notebooks.write_lab(build.root, lab, uri, pages_root, build.config, build.environment, repository)
+        except notebooks.NotebookError as error:
+            log.warning("%s", error)
+            continue
+        written.append(uri)
+    return written
+
+
+def report(site: Site, environment: dict, built: datetime.date) -> tuple[str, str]:
+    """The build report: its page uri and Markdown."""
+    return build_report.PAGE, build_report.markdown(site.results, site.shown_on(), environment, built)
+
+
+def pending_note(count: int, progress: str) -> str:
+    """Said on a preview's page whose outputs are still running."""
+    many = count != 1
+    return (
+        '<div class="admonition info docexec-pending"><p class="admonition-title">Outputs on '
+        f"their way</p><p>{count} snippet{'s' if many else ''} of this page "
+        f"{'are' if many else 'is'} still running ({progress}); the page reloads with "
+        "their outputs.</p></div>"
+    )
+
+
+def after_title(html: str, line: str) -> str:
+    """``line`` right under the page's first heading (at the top where there is none)."""
+    end = html.find("</h1>")
+    if end < 0:
+        return line + html
+    end += len("</h1>")
+    return html[:end] + "\n" + line + html[end:]
+
+
+@dataclasses.dataclass
+class Made:
+    """One build of the site: its plan, the labs written, the files it adds beside its pages (by
+    path in the built site) and each page's notebook's file name."""
+
+    site: Site
+    build: SiteBuild
+    built: datetime.date | None  # None: execution is off (no page line, no notebooks, no report)
+    lab_pages: list[str]
+    files: dict[str, str | bytes]
+    notebooks: dict[str, str]
+
+    def page_html(self, html: str, uri: str, progress: Callable[[], str]) -> str:
+        """A rendered page with what the build says of it: that outputs are on their way, where
+        they were produced and its notebook; a lab's page without what mkdocs-jupyter inlines."""
+        plan = self.site.pages.get(uri) or PagePlan(uri, uri, [])
+        lab = self.site.labs.get(uri) if uri in self.lab_pages else None
+        if plan.still_running:
+            html = after_title(html, pending_note(len({use.path for use in plan.still_running}), progress()))
+        html = notebooks.lighten(html) if lab else html
+        if self.built is not None and (any(use.problem is None for use in plan.uses) or lab):
+            needs_gpu = plan.needs_gpu() + ([bool(lab.declarations and lab.declarations.cuda)] if lab else [])
+            notebook = posixpath.basename(uri) if lab else self.notebooks.get(uri)
+            line = provenance.page_line_html(self.build.environment, self.built, notebook, needs_gpu)
+            html = after_title(html, line)
+        return html
+
+    def summary(self) -> str:
+        if self.built is None:
+            return "execution is switched off (plugin option execute: false)"
+        running = {use.path for plan in self.site.pages.values() for use in plan.still_running}
+        return self.site.summary.line() + (f"; {len(running)} still running" if running else "")
+
+
+def make(
+    build: SiteBuild,
+    pages: dict[str, str],
+    focus: frozenset[str],
+    labs_root: Path,
+    repository: str | None,
+    built: datetime.date | None,
+    folder_of: Callable[[str], str],
+    url_of: Callable[[str, str], str | None] = lambda target, page: None,
+) -> Made:
+    """Plan the site (only the pages in ``focus``, where it names any) and make what it adds: the
+    labs' notebooks written under ``labs_root`` (a host serves them from there), the rest as files.
+    ``folder_of(uri)``: the folder of a page's HTML in the built site, where its notebook goes;
+    ``url_of(target, page)``: a link's URL."""
+    labs = [p for p in lab_snippets(build.root, build.config) if in_focus(focus, lab_page(p, build.config))]
+    site = build.plan({uri: text for uri, text in pages.items() if in_focus(focus, uri)}, labs)
+    lab_pages = write_labs(site, build, labs_root, repository)
+    added: dict[str, str | bytes] = dict(figures(site))
+    names = {}
+    if built is not None:
+        for uri, text in page_notebooks(site, build, repository, url_of).items():
+            names[uri] = notebooks.file_name(uri)
+            added[posixpath.join(folder_of(uri), names[uri])] = text
+        page, text = report(site, build.environment, built)
+        added[page] = text
+    return Made(site, build, built, lab_pages, added, names)
+
+
+def published_url(
+    file_of: Callable[[str], object | None], site_url: str | None
+) -> Callable[[str, str], str | None]:
+    """A link's target on the published site (``url_of(target, page)``), for a notebook read away
+    from it; ``file_of(uri)``: the host's file of a page, with its ``url``."""
+
+    def url_of(target: str, page: str) -> str | None:
+        linked = file_of(posixpath.normpath(posixpath.join(posixpath.dirname(page), target)))
+        return site_url.rstrip("/") + "/" + linked.url if linked is not None and site_url else None  # type: ignore[attr-defined]
+
+    return url_of
+
+
+__all__ = [
+    "Made",
+    "after_title",
+    "make",
+    "figures",
+    "page_notebooks",
+    "pending_note",
+    "published_url",
+    "write_labs",
+]
