@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import textwrap
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,23 +60,6 @@ def cpu_device() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DOCEXEC_DEVICE", "cpu")
         yield
-
-
-@pytest.fixture(scope="session", autouse=True)
-def ctrl_c_not_ignored() -> Iterator[None]:
-    """The commands the tests start take Ctrl-C as a terminal's foreground job does, also when
-    the tests themselves run as a background job (``make test-engine &`` in a script): a shell
-    without job control starts those with SIGINT ignored, every process below inherits that, and
-    Python then installs no KeyboardInterrupt, so a command stopped with SIGINT would run on."""
-    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
-    if not ignored or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # a handler is reset to the default by exec
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @pytest.fixture

@@ -146,8 +146,8 @@ def python_stdout(path: Path, folder: Path) -> str:
 @pytest.fixture(scope="module")
 def batch(module_project):
     paths = [module_project.snippet(name, code) for name, code in {**COMPARED, **STALLED}.items()]
-    # torch preloaded: the stalled DataLoader's timeout is for its workers to start, and importing
-    # torch inside them took longer than that on a busy machine.
+    # torch preloaded: the stalled DataLoader's seconds are for its workers to start, not for
+    # importing torch inside the snippet first.
     results, _ = module_project.engine(preload=("torch",)).execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}
 
