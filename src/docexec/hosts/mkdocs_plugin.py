@@ -34,7 +34,6 @@ class DocexecConfig(base.Config):
 class DocexecPlugin(BasePlugin[DocexecConfig]):
     # Under `mkdocs serve` one instance lives through every rebuild, and the preview's engine with it.
     serving: Serving | None = None
-    focus: frozenset[str] = frozenset()
 
     def on_startup(self, *, command, dirty):  # type: ignore[no-untyped-def]
         self.serving = Serving.start() if command == "serve" else None
@@ -71,11 +70,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         return config
 
     def on_files(self, files, config):  # type: ignore[no-untyped-def]
-        pages = {
-            file.src_uri: Path(file.abs_src_path).read_text(encoding="utf-8")
-            for file in files.documentation_pages()
-            if file.src_uri.endswith(".md") and file.abs_src_path  # generated pages run no snippets
-        }
+        pages = site_files.markdown_pages((f.src_uri, f.abs_src_path) for f in files.documentation_pages())
         folder_of = lambda uri: posixpath.dirname(files.get_file_from_path(uri).dest_uri)  # noqa: E731
         url_of = site_files.published_url(files.get_file_from_path, config.site_url)
         labs_root = self.engine.cache.root / "pages"  # mkdocs-jupyter reads a lab from a real file

@@ -8,7 +8,7 @@ import datetime
 import json
 import logging
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import nbformat
@@ -20,6 +20,12 @@ from docexec.render.focus import in_focus
 from docexec.site import PagePlan, Site, SiteBuild, lab_page, lab_snippets
 
 log = logging.getLogger("mkdocs.plugins.docexec")
+
+
+def markdown_pages(files: Iterable[tuple[str, str | None]]) -> dict[str, str]:
+    """{page uri: Markdown} of the pages written as files (a generated page runs no snippets)."""
+    written = [(uri, path) for uri, path in files if path and uri.endswith(".md")]
+    return {uri: Path(path).read_text(encoding="utf-8") for uri, path in written}
 
 
 def figures(site: Site) -> dict[str, bytes]:
