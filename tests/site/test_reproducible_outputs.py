@@ -68,8 +68,8 @@ def test_two_cold_runs_print_the_same_unless_declared_measured(tmp_path):
     built = Engine(ROOT, settings)
     chosen = snippets_that_read_the_machine(built, ROOT)
     assert chosen, "no snippet reads a clock: the selection above no longer finds them"
-    first, _ = built.run(chosen, progress=False)
-    second, _ = Engine(ROOT, settings.replace(cache_dir=tmp_path / "cache", force=True)).run(
+    first, _ = built.execute(chosen, progress=False)
+    second, _ = Engine(ROOT, settings.replace(cache_dir=tmp_path / "cache", force=True)).execute(
         chosen, progress=False
     )
     failed = [path for path in chosen if {first[path].status, second[path].status} != {Status.PASSED}]
