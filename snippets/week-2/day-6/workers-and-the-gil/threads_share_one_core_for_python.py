@@ -46,9 +46,10 @@ assert sum(two_threads) >= 2 * len(samples)
 assert cores_busy < 1.1  # so 2 threads never run Python on 2 cores at once
 # --8<-- [end:gist]
 n = len(samples)
-print("waits while computing a sample (voluntary context switches):")
-print(f"  1 thread:    {sum(one_thread)} waits in {n} samples")
-print(f"  2 threads:   waits in {sum(w > 0 for w in two_threads)} of {n}"
-      " samples")
-print(f"  2 processes: {sum(two_processes)} waits in {n} samples")
+# The bounds the asserts above hold, not the counts: those vary from run to run.
+print(f"waits (voluntary context switches) in {n} samples:")
+print("  1 thread:    at most 1 per sample")
+print(f"  2 threads:   some in more than {n // 2} samples,"
+      f" {2 * n} or more in all")
+print("  2 processes: at most 1 per sample")
 print("2 threads kept at most one core busy:", cores_busy < 1.1)
