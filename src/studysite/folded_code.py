@@ -30,21 +30,34 @@ def fold(page_html: str, page_url: str, site_dir: Path) -> str:
 
     ``page_url`` is the page's URL in the site (``week-1/autograd/``), which links are relative to.
     """
+    html, files = folded(page_html, page_url)
+    write(files, site_dir)
+    return html
 
+
+def folded(page_html: str, page_url: str) -> tuple[str, dict[str, bytes]]:
+    """`fold`'s page, and the files it links (path in the site -> content), not yet written."""
     page_dir = page_url.rstrip("/") if page_url.endswith("/") else posixpath.dirname(page_url)
+    files: dict[str, bytes] = {}
 
     def moved(match: re.Match[str]) -> str:
         kind, summary, code, end = match.groups()
         body = _FRAGMENT.format(code.strip()).encode("utf-8")
         name = f"{FOLDS_DIR}/{hashlib.sha256(body).hexdigest()[:20]}.html"
-        target = site_dir / name
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(body)
+        files[name] = body
         link = posixpath.relpath(name, page_dir or ".")
         return (
             f'<details class="{kind}" data-fold>{summary}\n'
             f'<p class="fold-link"><a href="{link}">Open the code</a></p>\n{end}'
         )
 
-    return _FOLDED.sub(moved, page_html)
+    return _FOLDED.sub(moved, page_html), files
+
+
+def write(files: dict[str, bytes], site_dir: Path) -> None:
+    """Each file under ``site_dir`` that is not there yet (its name is its content's hash)."""
+    for name, body in files.items():
+        target = site_dir / name
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(body)

@@ -8,6 +8,7 @@ pages through this one parser, so they agree on what a question is.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import textwrap
@@ -75,6 +76,7 @@ class Question:
         return f"{stem.removesuffix('/index')}/#{self.anchor}"
 
 
+@functools.lru_cache(maxsize=4096)  # every build asks again for each question's title, in a preview too
 def plain_text(inline_markdown: str) -> str:
     """What a reader sees of a line of inline Markdown: `code` and *emphasis* without their marks."""
     rendered = markdown.markdown(inline_markdown)

@@ -69,6 +69,22 @@ def test_a_corrupt_or_truncated_entry_is_run_again(project):
     assert json.loads(entry.read_text())["result"]["status"] == "passed"
 
 
+def test_an_engine_that_read_an_entry_checks_it_again_once_it_changed(project):
+    """The preview's engine lives through many builds and remembers the entries it checked."""
+    a = project.snippet("a.py", SNIPPET)
+    engine = project.engine()
+    engine.execute([a], progress=False)
+    assert engine.execute([a], progress=False)[0][a].output == "[0, 1, 2]\n"  # read and checked
+    entry = next(project.cache_dir.rglob("*.json"))
+    stored = json.loads(entry.read_text())
+    stored["result"]["cells"][0]["streams"] = [["stdout", "changed on disk\n"]]
+    entry.write_text(json.dumps(stored))
+    assert engine.execute([a], progress=False)[0][a].output == "changed on disk\n"
+    entry.write_text("not json")
+    results, summary = engine.execute([a], progress=False)
+    assert summary.executed == 1 and results[a].output == "[0, 1, 2]\n"
+
+
 def test_two_concurrent_runs_leave_only_complete_entries(project):
     paths = [project.snippet(f"s{i}.py", f"print({i})\n") for i in range(6)]
     script = textwrap.dedent(f"""

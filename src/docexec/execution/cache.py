@@ -8,6 +8,7 @@ execute each snippet once: the second waits, then reads the first's result.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import hashlib
 import json
@@ -122,6 +123,9 @@ class ResultCache:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.unwritable: str | None = None  # why results cannot be stored, once that is known
+        # key -> (the entry's text, its result): an engine that lives through many builds (the
+        # preview) reads every entry on each one; checking an unchanged text again is its cost.
+        self._read: dict[str, tuple[str, Result]] = {}
 
     def _cannot_write(self, error: OSError) -> None:
         """A read-only or full cache: said once, and the build goes on without storing results."""
@@ -140,8 +144,15 @@ class ResultCache:
         """The stored result, or None when absent, unreadable, truncated or not exactly of
         `ENTRY_SCHEMA` (then the snippet runs again and its entry is replaced)."""
         try:
-            data = json.loads(self._path(key).read_text(encoding="utf-8"))
+            text = self._path(key).read_text(encoding="utf-8")
         except (OSError, ValueError):
+            return None
+        read_before = self._read.get(key)
+        if read_before is not None and read_before[0] == text:  # checked when it was last read
+            return dataclasses.replace(read_before[1])
+        try:
+            data = json.loads(text)
+        except ValueError:
             return None
         if not _VALIDATOR.is_valid(data) or data["key"] != key:
             return None
@@ -150,7 +161,8 @@ class ResultCache:
         except (ValueError, TypeError):  # a figure that could run script: forged, never shown
             return None
         result.cached = True
-        return result
+        self._read[key] = (text, result)
+        return dataclasses.replace(result)
 
     @contextlib.contextmanager
     def claim(self, keys: Iterable[str], reuse: bool = True) -> Iterator[dict[str, Result]]:

@@ -158,7 +158,7 @@ def parse_file(path: Path, root: Path, snippets: str = "snippets") -> Declaratio
     snippets folder under ``root`` (`docexec.config.Config.snippets`). A file that is not inside it
     once links are followed is refused: it would run and be published."""
     name = os.path.relpath(path, root) if path.is_absolute() == root.is_absolute() else str(path)
-    if not path.resolve().is_relative_to((root / snippets).resolve()):
+    if not is_inside(path, root, snippets):
         raise DeclarationError(
             Path(name).as_posix(),
             1,
@@ -171,6 +171,16 @@ def parse_file(path: Path, root: Path, snippets: str = "snippets") -> Declaratio
         line = data.count(b"\n", 0, error.start) + 1
         raise DeclarationError(Path(name).as_posix(), line, "the file is not UTF-8 text") from None
     return parse(source, Path(name).as_posix())
+
+
+def is_inside(path: Path, root: Path, folder: str) -> bool:
+    """Whether ``path`` is a path inside ``root/folder`` once links are followed."""
+    return path.resolve().is_relative_to(_resolved(root / folder))
+
+
+@functools.lru_cache(maxsize=64)  # a build asks for each snippet, and a preview for each build
+def _resolved(folder: Path) -> Path:
+    return folder.resolve()
 
 
 def _looks_like_declaration(line: str) -> bool:

@@ -138,7 +138,7 @@ class Engine:
         cannot be used (`Reason.BAD_DECLARATION`). One bad snippet never stops the others."""
         file, folder = self.root / path, self.config.snippets
         try:
-            inside = file.resolve().is_relative_to((self.root / folder).resolve())
+            inside = declarations.is_inside(file, self.root, folder)
         except (OSError, ValueError):  # a link loop, a NUL byte: no path to a snippet
             inside = False
         if not inside:

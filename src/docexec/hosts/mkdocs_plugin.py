@@ -108,6 +108,11 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
             page.present_anchor_ids |= plan.anchors
         return self.made.page_html(html, page.file.src_uri, self.serving.progress if self.serving else str)
 
+    def on_env(self, env, config, files):  # type: ignore[no-untyped-def]
+        if self.serving is not None:  # the theme's templates compile once per server, not per build
+            env.bytecode_cache = self.serving.compiled_templates
+        return env
+
     def on_page_context(self, context, page, config, nav):  # type: ignore[no-untyped-def]
         snippet = site.lab_snippet(page.file.src_uri, self.build.config)  # a lab's source is its snippet
         if page.file.src_uri in self.made.lab_pages and config.edit_uri and snippet:

@@ -414,9 +414,13 @@ def write_lab(
     repository: str | None = None,
 ) -> Path:
     """Write the filled lab notebook to ``pages_root/page_uri`` and return its path."""
-    target = pages_root / page_uri
-    target.parent.mkdir(parents=True, exist_ok=True)
     text = nbformat.writes(lab_notebook(root, lab, config, environment, repository))
+    return write_notebook(pages_root / page_uri, text)
+
+
+def write_notebook(target: Path, text: str) -> Path:
+    """``text`` in ``target``, unless it holds it already; returns ``target``."""
+    target.parent.mkdir(parents=True, exist_ok=True)
     if not target.exists() or target.read_text(encoding="utf-8") != text:
         # Atomic, like the result cache: a build running beside this one never reads half a notebook.
         temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
@@ -454,4 +458,5 @@ __all__ = [
     "plain_markdown",
     "split_solution",
     "write_lab",
+    "write_notebook",
 ]

@@ -17,7 +17,7 @@ from docexec.execution.result import Status
 from docexec.render import build_report, notebooks, provenance
 from docexec.render.figure_files import FIGURES_DIR, figure_name, served_bytes
 from docexec.render.focus import in_focus
-from docexec.site import PagePlan, Site, SiteBuild, lab_page, lab_snippets
+from docexec.site import PagePlan, Site, SiteBuild, Use, lab_page, lab_snippets
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
@@ -47,8 +47,8 @@ def plan_key(plan: PagePlan | None) -> str:
 
 
 class NotebookMemo:
-    """The page notebooks of the builds before (a preview's rebuilds): a page's notebook is made
-    again only when its Markdown, its plan, or the URL of a page it links to changed."""
+    """The notebooks of the builds before (a preview's rebuilds): a page's or lab's notebook is made
+    again only when what it is made from (its key), or the URL of a page it links to, changed."""
 
     def __init__(self) -> None:
         self._made: dict[str, tuple[str, dict[str, str | None], str]] = {}  # uri -> (key, links, text)
@@ -101,18 +101,29 @@ def page_notebooks(
     return made
 
 
-def write_labs(site: Site, build: SiteBuild, pages_root: Path, repository: str | None) -> list[str]:
+def write_labs(
+    site: Site, build: SiteBuild, pages_root: Path, repository: str | None, memo: NotebookMemo | None = None
+) -> list[str]:
     """Write each lab's filled notebook under ``pages_root``; the page uris of those written. A lab
-    that failed or cannot be made is a warning (the strict build fails on it)."""
+    that failed or cannot be made is a warning (the strict build fails on it). ``memo``: a
+    preview's notebooks of the builds before, made again only where the lab or its result changed."""
+    memo = memo or NotebookMemo()
     written = []
     for uri, lab in sorted(site.labs.items()):
         if lab.result.status == Status.FAILED:
             log.warning("lab %s failed: %s", uri, lab.result.failure)
+        inputs = [lab.path, lab.source, lab.problem, lab.result.to_json(), build.environment, build.config]
+
+        def make(links: Callable, lab: Use = lab) -> str:
+            notebook = notebooks.lab_notebook(build.root, lab, build.config, build.environment, repository)
+            return nbformat.writes(notebook)
+
         try:
-            notebooks.write_lab(build.root, lab, uri, pages_root, build.config, build.environment, repository)
+            text = memo.notebook(uri, repr([*inputs, repository]), lambda target: None, make)
         except notebooks.NotebookError as error:
             log.warning("%s", error)
             continue
+        notebooks.write_notebook(pages_root / uri, text)
         written.append(uri)
     return written
 
@@ -193,7 +204,7 @@ def make(
     ``url_of(target, page)``: a link's URL; ``memo``: a preview's notebooks of the builds before."""
     labs = [p for p in lab_snippets(build.root, build.config) if in_focus(focus, lab_page(p, build.config))]
     site = build.plan({uri: text for uri, text in pages.items() if in_focus(focus, uri)}, labs)
-    lab_pages = write_labs(site, build, labs_root, repository)
+    lab_pages = write_labs(site, build, labs_root, repository, memo)
     added: dict[str, str | bytes] = dict(figures(site))
     names = {}
     if built is not None:

@@ -13,6 +13,9 @@
 Everything runs on a copy of the project in a temporary folder, with a cache of its own.
 ``--preview-page PAGE`` (a page's path under the docs folder, without ``.md``) picks the page whose
 first plain snippet the preview benchmark edits; by default the first page, in path order, that runs one.
+``--only NAME ...`` measures those parts alone (``overhead rebuilds build preview lines stopping``);
+without the rebuilds, the copy's cache starts from the project's own, so that the build and the
+preview do not first execute every snippet.
 """
 
 from __future__ import annotations
@@ -312,9 +315,17 @@ def measure_million_lines(project: Path, cache: Path) -> None:
     path.unlink()
 
 
+PARTS = ("overhead", "rebuilds", "build", "preview", "lines", "stopping")
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m docexec.tools.bench", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m docexec.tools.bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--preview-page", help="the page the preview benchmark edits a snippet of")
+    parser.add_argument("--only", nargs="+", choices=PARTS, default=PARTS, help="the parts to measure")
     args = parser.parse_args(argv)
     root = find_root(Path.cwd())
     print(
@@ -324,12 +335,20 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="docexec-bench-") as folder:
         project = _copy_project(root, Path(folder) / "project")
         cache = Path(folder) / "cache"
-        measure_overhead(project, cache)
-        measure_rebuilds(project, cache)
-        measure_build(project, cache)
-        measure_preview(project, cache, args.preview_page)
-        measure_million_lines(project, cache)
-        stop_times.measure_stopping(project)
+        own_cache = config.load(root).cache_dir
+        if "rebuilds" not in args.only and own_cache.is_dir():
+            shutil.copytree(own_cache, cache)  # keys name no folder: the copy's snippets hit them
+        parts = {
+            "overhead": lambda: measure_overhead(project, cache),
+            "rebuilds": lambda: measure_rebuilds(project, cache),
+            "build": lambda: measure_build(project, cache),
+            "preview": lambda: measure_preview(project, cache, args.preview_page),
+            "lines": lambda: measure_million_lines(project, cache),
+            "stopping": lambda: stop_times.measure_stopping(project),
+        }
+        for name in PARTS:
+            if name in args.only:
+                parts[name]()
 
 
 if __name__ == "__main__":
