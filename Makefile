@@ -107,8 +107,8 @@ page: $(STAMP) ## a new page with its first snippet and nav entry: PAGE=week-2/d
 record-gpu: $(STAMP) ## on a CUDA machine: run the CUDA snippets and write their outputs to recordings/ (commit them)
 	$(BIN)/docexec record
 
-bench: $(STAMP) ## measure the engine, the preview, the pages' heights and the site's weight (prints figures, asserts nothing)
-	$(BIN)/python -m docexec.tools.bench --preview-page how-this-site-works
+bench: $(STAMP) browser ## measure the engine, the preview, the pages' heights and the site's weight (prints figures, asserts nothing; ONLY="preview build" for those parts of the engine's)
+	$(BIN)/python -m docexec.tools.bench --preview-page how-this-site-works $(if $(ONLY),--only $(ONLY))
 	$(BIN)/python -m docexec.tools.page_heights
 	$(BIN)/python -m studysite.bench
 

@@ -77,6 +77,11 @@ class Config:
     def replace(self, **changes: object) -> Config:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
+    @property
+    def figure_store(self) -> Path:
+        """Where the figures as the site serves them are kept between builds (`figure_files`)."""
+        return self.cache_dir / "figures"
+
 
 def load(root: Path, environ: dict[str, str] | None = None) -> Config:
     """The configuration of the project at ``root``; ``environ`` (default: none) over it.

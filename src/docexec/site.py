@@ -12,12 +12,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 import posixpath
-import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from docexec import checks, recordings
 from docexec.config import Config
+from docexec.directives import Directive, directives
 from docexec.execution import declarations
 from docexec.execution.declarations import Declarations
 from docexec.execution.engine import Engine, Summary
@@ -25,86 +25,12 @@ from docexec.execution.result import Reason, Result, Status
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
-# Every line that starts with %run is meant as one: what follows is checked, never ignored.
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)%run(?:[ \t]+(?P<rest>.*))?$")
-_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
-MAX_NAME_BYTES = 255  # of one file or folder name (NAME_MAX on Linux and macOS)
 STILL_RUNNING = "still running in the background: the page reloads with its output"
 EXECUTION_OFF = "execution is switched off"
 
 # What a host asks for the results of some snippets: those it has (from the cache, executed now,
 # skipped on this device), and the paths still running (a preview's background).
 ResultsProvider = Callable[[list[str]], tuple[dict[str, Result], Summary, set[str]]]
-
-
-@dataclasses.dataclass(frozen=True)
-class Directive:
-    """One ``%run`` line: its index in the page, its indent, and the snippet's path, or the problem
-    that makes the line unusable (then ``path`` is what was written after ``%run``)."""
-
-    index: int
-    indent: str
-    path: str
-    problem: str | None = None
-
-
-def path_problem(path: str, snippets: str) -> str | None:
-    """Why ``path`` cannot name a snippet of the folder ``snippets`` (before any file is touched)."""
-    prefix = snippets + "/"
-    if not path.isprintable():
-        return "the path holds control characters"
-    if path.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", path):
-        return f"absolute paths are not allowed; write a path that starts with {prefix}"
-    if "\\" in path or ".." in path.split("/") or posixpath.normpath(path) != path:
-        return f"the path must lead straight to a file in {prefix} (no '..', '.', '//' or '\\')"
-    if not path.startswith(prefix):
-        return f"paths are relative to the project root and start with {prefix}"
-    if not path.endswith(".py"):
-        return "a snippet is a Python file: its name ends with .py"
-    if any(len(part.encode()) > MAX_NAME_BYTES for part in path.split("/")):
-        return f"a name in the path is longer than {MAX_NAME_BYTES} bytes, more than a file system allows"
-    return None
-
-
-def parse_directive(index: int, line: str, snippets: str) -> Directive | None:
-    """The ``%run`` line at ``index``, checked; None when the line is no ``%run`` line."""
-    match = DIRECTIVE.match(line)
-    if not match:
-        return None
-    words = (match.group("rest") or "").split()
-    indent = match.group("indent")
-    if not words:
-        return Directive(index, indent, "", f"%run needs a snippet path ({snippets}/<page>/<name>.py)")
-    if len(words) > 1:
-        extra = " ".join(words[1:])
-        return Directive(
-            index, indent, words[0], f"%run takes one path; unexpected words after it: {extra!r}"
-        )
-    return Directive(index, indent, words[0], path_problem(words[0], snippets))
-
-
-def directives(lines: list[str], snippets: str) -> list[Directive]:
-    """Every ``%run`` line outside fenced code blocks, well formed or not."""
-    found = []
-    open_fence: str | None = None
-    for index, line in enumerate(lines):
-        fence = _FENCE.match(line)
-        if fence:
-            marker = fence.group("fence")
-            if open_fence is None:
-                open_fence = marker
-            elif (
-                marker[0] == open_fence[0]
-                and len(marker) >= len(open_fence)
-                and not line.strip()[len(marker) :]
-            ):
-                open_fence = None
-            continue
-        if open_fence is None:
-            directive = parse_directive(index, line, snippets)
-            if directive:
-                found.append(directive)
-    return found
 
 
 @dataclasses.dataclass(frozen=True)
@@ -402,19 +328,16 @@ def problems(
 
 
 __all__ = [
-    "Directive",
     "PagePlan",
     "ResultsProvider",
     "Site",
     "SiteBuild",
     "Snippet",
     "Use",
-    "directives",
     "engine_results",
     "one_by_one",
     "lab_page",
     "lab_snippet",
     "lab_snippets",
-    "path_problem",
     "problems",
 ]

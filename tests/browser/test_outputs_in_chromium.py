@@ -14,9 +14,9 @@ import nbformat
 import pytest
 
 from docexec import config
+from docexec.directives import directive_lines
 from docexec.execution.engine import Engine
 from docexec.render.figure_files import figure_name
-from docexec.render.markdown_ext import directive_lines
 
 pytestmark = pytest.mark.browser
 

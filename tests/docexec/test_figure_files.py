@@ -65,3 +65,35 @@ def test_a_png_is_served_as_drawn():
     png = b"\x89PNG\r\n\x1a\n" + b"\0" * 32
     figure = Figure(format="png", data=base64.b64encode(png).decode(), width=1, height=1)
     assert served_bytes(figure) == png
+
+
+def test_a_build_keeps_what_scour_made_and_the_next_one_reads_it(tmp_path, monkeypatch):
+    drawn, store = drawn_svg(), tmp_path / "figures"
+    smaller_svg.cache_clear()
+    first = smaller_svg(drawn, store)
+    (kept,) = store.rglob("*.svg")
+    assert kept.read_bytes() == first
+
+    def no_scour(*args):
+        raise AssertionError("Scour ran again for a figure it had made smaller before")
+
+    monkeypatch.setattr("docexec.render.figure_files.scour.scourString", no_scour)
+    smaller_svg.cache_clear()  # as in the next build's process
+    assert smaller_svg(drawn, store) == first
+
+
+def test_a_kept_figure_that_could_run_script_is_never_served(tmp_path):
+    drawn, store = drawn_svg(), tmp_path / "figures"
+    smaller_svg.cache_clear()
+    smaller_svg(drawn, store)
+    (kept,) = store.rglob("*.svg")
+    kept.write_bytes(b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
+    smaller_svg.cache_clear()
+    assert smaller_svg(drawn, store) == drawn  # the figure as drawn, which was checked when it ran
+
+
+def test_a_store_that_cannot_be_written_only_costs_time(tmp_path):
+    drawn = drawn_svg()
+    (tmp_path / "figures").write_text("a file where the folder would be")
+    smaller_svg.cache_clear()
+    assert smaller_svg(drawn, tmp_path / "figures") == smaller_svg(drawn)

@@ -10,10 +10,10 @@ import nbformat
 import pytest
 
 from docexec import config
+from docexec.directives import directive_lines
 from docexec.execution import declarations
 from docexec.execution.engine import Engine
 from docexec.render import notebooks
-from docexec.render.markdown_ext import directive_lines
 
 FIGURES = Path(__file__).with_name("figures.json")
 UPDATE_FIGURES = "UPDATE_FIGURES=1 .venv/bin/pytest tests/site/test_build.py -k figures"

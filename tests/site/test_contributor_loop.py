@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from docexec.directives import directive_lines
 from docexec.execution.declarations import parse_file
-from docexec.render.markdown_ext import directive_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.site_build  # each builds the whole site: not part of `make quick`

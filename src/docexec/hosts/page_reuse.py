@@ -36,8 +36,9 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
+from docexec.directives import directives
 from docexec.render.site_files import plan_key
-from docexec.site import PagePlan, directives
+from docexec.site import PagePlan
 
 # pymdownx.snippets' include line: it may include any file, so such a page is always converted
 INCLUDE_LINE = re.compile(r"^[ \t]*-+8<-+", re.MULTILINE)

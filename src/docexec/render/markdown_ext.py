@@ -27,12 +27,13 @@ from markdown.preprocessors import Preprocessor
 from docexec import config as configuration
 from docexec import recordings
 from docexec.config import Config
+from docexec.directives import Directive, directives
 from docexec.execution import declarations
 from docexec.execution.engine import Engine, Summary
 from docexec.execution.result import Figure, Reason, Result, Status
 from docexec.render import gist, output_layout, provenance, requirements
 from docexec.render.figure_files import figure_url
-from docexec.site import Directive, PagePlan, SiteBuild, Use, directives, engine_results, one_by_one
+from docexec.site import PagePlan, SiteBuild, Use, engine_results, one_by_one
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
@@ -46,12 +47,6 @@ LEGIBLE_TEXT_PX = 8  # a figure is never shown so small that its smallest text g
 class SnippetError(Exception):
     """A snippet that failed, or a ``%run`` line that names none, in a strict renderer: the message
     starts with the page's ``file:line``."""
-
-
-def directive_lines(lines: list[str], snippets: str = Config.snippets) -> list[tuple[int, str, str]]:
-    """(index, indent, path) of every well-formed ``%run`` line: the snippets a page runs. The
-    others are reported where the page renders."""
-    return [(d.index, d.indent, d.path) for d in directives(lines, snippets) if d.problem is None]
 
 
 def _fenced(content: str, attributes: str) -> list[str]:
@@ -199,7 +194,10 @@ class SnippetRenderer:
 
     def _figure(self, figure: Figure, path: str) -> str:
         """An image that opens at full size when tapped, sized before it loads."""
-        url = figure_url(figure, self.page_uri) if self.figure_files else _data_url(figure)
+        if self.figure_files:
+            url = figure_url(figure, self.page_uri, self.config.figure_store)
+        else:
+            url = _data_url(figure)
         alt = _alt_text(figure.title or f"Figure drawn by {path}")
         size = f'width="{figure.width}" height="{figure.height}" loading="lazy"'
         narrowest = legible_width(figure)

@@ -36,12 +36,13 @@ import jupytext
 import nbformat
 
 from docexec.config import Config
+from docexec.directives import directives
 from docexec.execution import declarations
 from docexec.execution.declarations import is_hidden_line
 from docexec.execution.result import Figure, Result, Status
 from docexec.render import provenance, requirements
 from docexec.render.figure_files import served_bytes
-from docexec.site import PagePlan, Use, directives
+from docexec.site import PagePlan, Use
 
 
 class NotebookError(ValueError):
@@ -77,31 +78,49 @@ def _body(lines: list[str], start: int) -> tuple[list[str], int]:
     return [line[4:] for line in lines[start:end]], end
 
 
-def plain_markdown(lines: list[str], url_of: Callable[[str], str | None]) -> list[str]:
-    """Material's Markdown constructs in Jupyter's plain Markdown (see the module's docstring)."""
+def _walk_blocks(
+    lines: list[str],
+    block: Callable[[str, str, bool, list[str]], list[str] | None],
+    line_as: Callable[[str], list[str]],
+) -> list[str]:
+    """``lines`` rewritten: each admonition or tab with its indented body by ``block(header, title,
+    is_tab, body)``, which gives its lines or None to keep the header line as written; every other
+    line by ``line_as``."""
     out: list[str] = []
     index = 0
     while index < len(lines):
         line = lines[index]
         admonition, tab = _ADMONITION.match(line), _TAB.match(line)
         if admonition or tab:
-            body, index = _body(lines, index + 1)
-            if admonition:
-                title = _title(admonition)
-                inner = plain_markdown(body, url_of)
-                if line.startswith("???"):  # folded on the page: folded in the notebook
-                    out += _details(title, inner, is_open=line.startswith("???+"))
-                else:
-                    out += [f"> **{title}**", ">", *[f"> {text}".rstrip() for text in inner]]
-            else:
-                out += [f"**{tab.group(1)}**", "", *plain_markdown(body, url_of)]  # type: ignore[union-attr]
-            continue
+            body, end = _body(lines, index + 1)
+            title = tab.group(1) if tab else _title(admonition)  # type: ignore[arg-type]
+            made = block(line, title, tab is not None, body)
+            if made is not None:
+                out += made
+                index = end
+                continue
+        out += line_as(line)
         index += 1
-        if _BLOCK_FENCE.match(line):
-            continue
-        line = _HEADING_ATTRIBUTES.sub(r"\1", line)
-        out.append(_PAGE_LINK.sub(lambda m: _link(m, url_of), line))
     return out
+
+
+def plain_markdown(lines: list[str], url_of: Callable[[str], str | None]) -> list[str]:
+    """Material's Markdown constructs in Jupyter's plain Markdown (see the module's docstring)."""
+
+    def block(header: str, title: str, is_tab: bool, body: list[str]) -> list[str]:
+        inner = plain_markdown(body, url_of)
+        if is_tab:
+            return [f"**{title}**", "", *inner]
+        if header.startswith("???"):  # folded on the page: folded in the notebook
+            return _details(title, inner, is_open=header.startswith("???+"))
+        return [f"> **{title}**", ">", *[f"> {text}".rstrip() for text in inner]]
+
+    def line_as(line: str) -> list[str]:
+        if _BLOCK_FENCE.match(line):
+            return []
+        return [_PAGE_LINK.sub(lambda m: _link(m, url_of), _HEADING_ATTRIBUTES.sub(r"\1", line))]
+
+    return _walk_blocks(lines, block, line_as)
 
 
 def _details(title: str, body: list[str], is_open: bool = False) -> list[str]:
@@ -115,22 +134,14 @@ def _open_blocks_that_run_snippets(lines: list[str]) -> list[str]:
     """An admonition or tab whose body runs a snippet, as a bold title and its body dedented: a
     notebook's code cell cannot sit inside Markdown, so a block cannot fold or quote it. A drill's
     reference solution keeps its block: it is folded as Markdown, not run."""
-    out: list[str] = []
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        admonition, tab = _ADMONITION.match(line), _TAB.match(line)
-        if admonition or tab:
-            body, end = _body(lines, index + 1)
-            runs = [text.split()[-1] for text in body if text.lstrip().startswith("%run ")]
-            if any(not _is_drill_solution(path) for path in runs):
-                title = tab.group(1) if tab else _title(admonition)  # type: ignore[arg-type]
-                out += [f"**{title}**", "", *_open_blocks_that_run_snippets(body)]
-                index = end
-                continue
-        out.append(line)
-        index += 1
-    return out
+
+    def block(header: str, title: str, is_tab: bool, body: list[str]) -> list[str] | None:
+        runs = [text.split()[-1] for text in body if text.lstrip().startswith("%run ")]
+        if any(not _is_drill_solution(path) for path in runs):
+            return [f"**{title}**", "", *_open_blocks_that_run_snippets(body)]
+        return None
+
+    return _walk_blocks(lines, block, lambda line: [line])
 
 
 def _is_drill_solution(path: str) -> bool:
@@ -152,19 +163,20 @@ def _markdown_cell(lines: list[str], url_of: Callable[[str], str | None]) -> nbf
     return nbformat.v4.new_markdown_cell(text) if text else None
 
 
-def figure_output(figure: Figure) -> nbformat.NotebookNode:
-    data = served_bytes(figure).decode("utf-8") if figure.format == "svg" else figure.data
+def figure_output(figure: Figure, store: Path | None = None) -> nbformat.NotebookNode:
+    """``store``: where the figures as served are kept between builds (`Config.figure_store`)."""
+    data = served_bytes(figure, store).decode("utf-8") if figure.format == "svg" else figure.data
     metadata = {figure.media_type: {"width": figure.width, "height": figure.height}}
     return nbformat.v4.new_output("display_data", data={figure.media_type: data}, metadata=metadata)
 
 
-def outputs(result: Result) -> list[nbformat.NotebookNode]:
+def outputs(result: Result, store: Path | None = None) -> list[nbformat.NotebookNode]:
     """A snippet's recorded output in notebook form: streams, figures, then the expected error."""
     found = []
     for cell in result.cells:
         for name, text in cell.streams:
             found.append(nbformat.v4.new_output("stream", name=name, text=text))
-        found += [figure_output(figure) for figure in cell.figures]
+        found += [figure_output(figure, store) for figure in cell.figures]
     if result.expected_exception and result.exception:
         exception = result.exception
         found.append(
@@ -327,7 +339,7 @@ def notebook_for_page(
         else:
             count += 1
             cell.execution_count = count
-            cell.outputs = outputs(result)
+            cell.outputs = outputs(result, config.figure_store)
             if result.expected_exception:
                 cell.metadata["tags"] = ["raises-exception"]  # Jupyter runs on past it
         cells.append(cell)
@@ -379,7 +391,7 @@ def lab_notebook(
         recorded = result.cells[index]
         for name, text in recorded.streams:
             cell.outputs.append(nbformat.v4.new_output("stream", name=name, text=text))
-        cell.outputs += [figure_output(figure) for figure in recorded.figures]
+        cell.outputs += [figure_output(figure, config.figure_store) for figure in recorded.figures]
     if result.expected_exception and result.exception:
         exception = result.exception
         code_cells[len(result.cells) - 1].outputs.append(

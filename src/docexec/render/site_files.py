@@ -28,10 +28,11 @@ def markdown_pages(files: Iterable[tuple[str, str | None]]) -> dict[str, str]:
     return {uri: Path(path).read_text(encoding="utf-8") for uri, path in written}
 
 
-def figures(site: Site) -> dict[str, bytes]:
-    """Every figure the pages show (recorded GPU outputs included), by its path in the site."""
-    found = {figure_name(f): f for result in site.shown_results() for f in result.figures}
-    return {f"{FIGURES_DIR}/{name}": served_bytes(figure) for name, figure in sorted(found.items())}
+def figures(site: Site, store: Path | None = None) -> dict[str, bytes]:
+    """Every figure the pages show (recorded GPU outputs included), by its path in the site.
+    ``store``: where the figures as served are kept between builds (`Config.figure_store`)."""
+    found = {figure_name(f, store): f for result in site.shown_results() for f in result.figures}
+    return {f"{FIGURES_DIR}/{name}": served_bytes(figure, store) for name, figure in sorted(found.items())}
 
 
 def plan_key(plan: PagePlan | None) -> str:
@@ -205,7 +206,7 @@ def make(
     labs = [p for p in lab_snippets(build.root, build.config) if in_focus(focus, lab_page(p, build.config))]
     site = build.plan({uri: text for uri, text in pages.items() if in_focus(focus, uri)}, labs)
     lab_pages = write_labs(site, build, labs_root, repository, memo)
-    added: dict[str, str | bytes] = dict(figures(site))
+    added: dict[str, str | bytes] = dict(figures(site, build.config.figure_store))
     names = {}
     if built is not None:
         for uri, text in page_notebooks(site, build, repository, url_of, memo).items():

@@ -37,10 +37,10 @@ import urllib.request
 from pathlib import Path
 
 from docexec import config
+from docexec.directives import directive_lines
 from docexec.execution.declarations import parse_file
 from docexec.execution.engine import Engine, find_root
 from docexec.execution.result import Status
-from docexec.render.markdown_ext import directive_lines
 from docexec.tools import stop_times
 
 MIN_SNIPPETS = 20
@@ -238,7 +238,7 @@ def _preview_snippet(project: Path, page: str | None) -> tuple[str, str]:
     candidates = [docs / f"{page}.md"] if page else sorted(docs.rglob("*.md"))
     for file in candidates:
         lines = file.read_text(encoding="utf-8").splitlines()
-        for _, _, path in directive_lines(lines):
+        for _, _, path in directive_lines(lines, settings.snippets):
             declared = parse_file(project / path, project, settings.snippets)
             if not declared.cuda and not declared.raises:
                 return file.relative_to(docs).with_suffix("").as_posix(), path
