@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from docexec import checks, config
+from docexec.directives import directive_lines
 from docexec.execution.engine import Engine
 from docexec.hosts.cli import main as docexec_cli
-from docexec.render.markdown_ext import directive_lines
 from docexec.site import lab_page
 
 SETTINGS = config.load(Path(__file__).resolve().parents[2])
