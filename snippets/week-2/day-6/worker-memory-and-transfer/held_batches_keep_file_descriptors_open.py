@@ -12,9 +12,9 @@ def open_files():
 assert mp.get_sharing_strategy() == "file_descriptor"
 loader = DataLoader(TensorDataset(torch.rand(64, 10)), batch_size=2,
                     num_workers=1)
-batches = iter(loader)
-kept = [next(batches) for _ in range(20)]  # e.g. outputs kept for later
-del batches  # the worker is shut down
+# Every batch is taken, so that none is still on its way when the files
+# are counted; 20 of them are kept (e.g. outputs kept for later).
+kept = [batch for number, batch in enumerate(loader) if number < 20]
 with_kept = open_files()
 del kept
 released = with_kept - open_files()
