@@ -37,7 +37,9 @@ def report(pinned: dict, newest: dict) -> str:
             lines += ["", f"### {title}", ""]
             for path in paths:
                 failure = (newest[path].get("failure") or "").splitlines()
-                lines.append(f"- `{path}`" + (f": {failure[0]}" if title == "Broke" and failure else ""))
+                reason = newest[path].get("reason")  # timed-out, raised, out-of-memory, ...
+                why = f" ({reason})" if title == "Broke" and reason else ""
+                lines.append(f"- `{path}`{why}" + (f": {failure[0]}" if title == "Broke" and failure else ""))
     return "\n".join(lines) + "\n"
 
 

@@ -72,7 +72,13 @@ def test_two_shards_in_two_processes_merge_into_a_cache_that_leaves_nothing_to_r
     )
     assert build.stdout.rstrip().endswith("0 executed, 5 cached, 0 skipped (CUDA)"), build.stdout
     written = json.loads(report.read_text())  # what the weekly drift run compares
-    assert written[paths[4]] == {"status": "passed", "output": "snippet 4\n", "failure": None, "torch": ANY}
+    assert written[paths[4]] == {
+        "status": "passed",
+        "reason": None,
+        "output": "snippet 4\n",
+        "failure": None,
+        "torch": ANY,
+    }
 
 
 def test_durations_come_from_the_cache_and_a_torn_entry_is_not_merged(project):

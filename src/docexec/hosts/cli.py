@@ -100,10 +100,12 @@ def _run_command(root: Path, args: argparse.Namespace) -> int:
 
 
 def _report(results: dict[str, Result]) -> dict:
-    """What a drift run compares: each snippet's verdict, output and failure, and the torch it ran on."""
+    """What a drift run compares: each snippet's verdict and why (`Reason`), its output and failure,
+    and the torch it ran on."""
     return {
         path: {
             "status": r.status,
+            "reason": r.reason,
             "output": r.output,
             "failure": r.failure,
             "torch": r.environment.get("torch"),
@@ -140,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("paths", nargs="*", help="snippet files or folders (default: every snippet)")
     run.add_argument("--shard", help="I/N: run only shard I of N, balanced by known durations")
     run.add_argument("--cache-dir", help="the results cache (default: DOCEXEC_CACHE_DIR or .cache/docexec)")
-    run.add_argument("--report", help="also write each result (status, output, failure) to this JSON file")
+    run.add_argument(
+        "--report", help="also write each result (status, reason, output, failure) to this JSON file"
+    )
     run.add_argument("--quiet", action="store_true", help="print only failures and the summary")
     run.add_argument(
         "--seed",
