@@ -17,6 +17,7 @@ def open_shared_memory_files():
     return sum(name.startswith("/dev/shm/") for name in names)
 
 
+# --8<-- [start:gist]
 assert mp.get_sharing_strategy() == "file_descriptor"
 loader = DataLoader(TensorDataset(torch.rand(64, 10)), batch_size=2,
                     num_workers=1)
@@ -26,3 +27,4 @@ del kept
 released = with_kept - open_shared_memory_files()
 assert released == 20  # one open descriptor per shared storage
 print(f"deleting 20 kept batches closed {released} file descriptors")
+# --8<-- [end:gist]
