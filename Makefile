@@ -68,9 +68,9 @@ test: $(STAMP) browser lint workflows ## the whole test suite: lints, snippets, 
 	$(MAKE) --no-print-directory test-engine
 	$(BIN)/pytest --ignore=tests/docexec
 
-# Two at a time: most of these tests wait on the processes they start, not on a core.
+# Two at a time, a test file to each: a file's tests share what its fixtures built once.
 test-engine: $(STAMP) ## the engine's own tests (about a minute)
-	$(BIN)/pytest -n 2 tests/docexec
+	$(BIN)/pytest -n 2 --dist loadscope tests/docexec
 
 # npm's registry only when the lock file changed: after the first run the lint works offline.
 .ci/node_modules/.package-lock.json: .ci/package-lock.json

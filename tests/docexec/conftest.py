@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -70,3 +70,9 @@ def project(tmp_path: Path) -> Project:
 @pytest.fixture(scope="module")
 def module_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     return Project(tmp_path_factory.mktemp("module") / "project")
+
+
+@pytest.fixture(scope="session")
+def new_project(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Project]:
+    """A throw-away project more, for a module that builds a second one of its own once."""
+    return lambda name: Project(tmp_path_factory.mktemp(name) / "project")

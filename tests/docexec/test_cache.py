@@ -213,21 +213,28 @@ def test_a_forged_figure_or_control_sequence_in_the_cache_is_never_served(projec
     import base64
 
     a = project.snippet("figure.py", FIGURE_SNIPPET)
-    project.engine().execute([a], progress=False)
-    entry_file = next(project.cache_dir.rglob("*.json"))
-    entry = json.loads(entry_file.read_text())
-    for name, svg in FORGED_SVGS.items():
+    # One engine for every run, its warm server kept with pyplot imported: each run reads the
+    # cache again, and the snippet is only forked, not started afresh.
+    engine = project.engine(keep_warm=True, preload=("matplotlib.pyplot",))
+    try:
+        engine.execute([a], progress=False)
+        entry_file = next(project.cache_dir.rglob("*.json"))
+        entry = json.loads(entry_file.read_text())
+        for name, svg in FORGED_SVGS.items():
+            forged = json.loads(json.dumps(entry))
+            forged["result"]["cells"][0]["figures"][0] |= {
+                "format": "svg",
+                "data": base64.b64encode(svg).decode(),
+            }
+            entry_file.write_text(json.dumps(forged))
+            results, summary = engine.execute([a], progress=False)
+            assert summary.executed == 1, name  # refused, run again: matplotlib's own figure is shown
+            figure = results[a].figures[0].bytes
+            assert b"<script" not in figure and b"onload" not in figure
         forged = json.loads(json.dumps(entry))
-        forged["result"]["cells"][0]["figures"][0] |= {
-            "format": "svg",
-            "data": base64.b64encode(svg).decode(),
-        }
+        forged["result"]["cells"][0]["streams"] = [["stdout", "drawn\x1b]52;c;aGk=\x07\n"]]
         entry_file.write_text(json.dumps(forged))
-        results, summary = project.engine().execute([a], progress=False)
-        assert summary.executed == 1, name  # refused, run again: matplotlib's own figure is shown
-        assert b"<script" not in results[a].figures[0].bytes and b"onload" not in results[a].figures[0].bytes
-    forged = json.loads(json.dumps(entry))
-    forged["result"]["cells"][0]["streams"] = [["stdout", "drawn\x1b]52;c;aGk=\x07\n"]]
-    entry_file.write_text(json.dumps(forged))
-    results, summary = project.engine().execute([a], progress=False)
+        results, summary = engine.execute([a], progress=False)
+    finally:
+        engine.close()
     assert summary.cached == 1 and results[a].output == "drawn\n"

@@ -127,7 +127,8 @@ BEHAVIOURS = {
 def batch(module_project):
     project = module_project
     paths = [project.snippet(name, code) for name, code in BEHAVIOURS.items()]
-    results, summary = project.engine().execute(paths, progress=False)
+    # torch preloaded, as the site's own build does: four of these snippets import it.
+    results, summary = project.engine(preload=("torch",)).execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}, summary
 
 

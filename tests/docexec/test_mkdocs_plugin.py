@@ -42,20 +42,23 @@ print("second cell:", value + 1)
 """
 
 
-def _tiny_site(project) -> Path:
-    (project.root / "mkdocs.yml").write_text(MKDOCS_YML)
+def _tiny_site(project, labs: bool = True) -> Path:
+    """``labs=False``: no lab, and no mkdocs-jupyter to import (most of a tiny build's time)."""
+    config = MKDOCS_YML if labs else "\n".join(line for line in MKDOCS_YML.split("\n") if "labs" not in line)
+    (project.root / "mkdocs.yml").write_text(config)
     (project.root / "docs").mkdir()
     (project.root / "docs" / "index.md").write_text("# Tiny\n\nText.\n\n%run snippets/page/hello_world.py\n")
     project.snippet("page/hello_world.py", "print('hello from the snippet')\n")
-    project.snippet("labs/steps.py", LAB)
-    with (project.root / "pyproject.toml").open("a", encoding="utf-8") as pyproject:
-        pyproject.write('labs = "snippets/labs"\n')  # the labs are where [tool.docexec] says
+    if labs:
+        project.snippet("labs/steps.py", LAB)
+        with (project.root / "pyproject.toml").open("a", encoding="utf-8") as pyproject:
+            pyproject.write('labs = "snippets/labs"\n')  # the labs are where [tool.docexec] says
     return project.root
 
 
 @pytest.fixture
 def site(project) -> Path:
-    return _tiny_site(project)
+    return _tiny_site(project, labs=False)
 
 
 @pytest.fixture(scope="module")
@@ -78,13 +81,13 @@ def mkdocs(root: Path, *args: str, **kwargs) -> subprocess.CompletedProcess | su
     return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300)
 
 
-def test_a_build_executes_then_reuses_the_cache(site):
-    first = mkdocs(site, "build", "--strict")
-    assert first.returncode == 0, first.stderr
+def test_a_build_executes_then_reuses_the_cache(built):
+    site, first = built
     assert "docexec: 2 executed, 0 cached, 0 skipped (CUDA)" in first.stderr
     html = (site / "site" / "index.html").read_text()
     assert "hello from the snippet" in html
-    second = mkdocs(site, "build", "--strict")
+    second = mkdocs(site, "build", "--strict")  # writes the same site again
+    assert second.returncode == 0, second.stderr
     assert "docexec: 0 executed, 2 cached, 0 skipped (CUDA)" in second.stderr
 
 
@@ -118,19 +121,76 @@ def test_a_lab_is_a_notebook_page_with_each_cells_output_and_a_download(built):
     assert "first cell: 42" in notebook
 
 
-def test_a_broken_snippet_fails_the_strict_build_naming_page_and_snippet_line(site, project):
+# One page with a fault of each kind a strict build must name, built once: the build goes on past
+# the first fault and names every one of them, each once.
+FAULTY_PAGE = """\
+# Tiny
+
+Text.
+
+%run snippets/page/hello_world.py
+
+%run snippets/page/bad_declaration.py
+
+!!! correction "A claim"
+    **Claimed:** x
+
+    ```python
+    print(1)
+    ```
+
+Text.
+
+    x = 1
+"""
+
+
+@pytest.fixture(scope="module")
+def faulty(new_project) -> subprocess.CompletedProcess:
+    project = new_project("faulty")
+    root = _tiny_site(project, labs=False)
     project.snippet("page/hello_world.py", "import torch\ntorch.ones(2).view(3)\n")
-    result = mkdocs(site, "build", "--strict")
-    assert result.returncode != 0
-    assert "docs/index.md:5: snippet failed: snippets/page/hello_world.py:2: RuntimeError" in result.stderr
-    assert "Aborted with 1 warnings in strict mode" in result.stdout + result.stderr
+    project.snippet("page/bad_declaration.py", "print(1)\n# docexec: timeout=never\n")
+    for number, name in enumerate(("unused_first_claim.py", "unused_second_claim.py", "example1.py")):
+        project.snippet(f"page/{name}", f"print({number})\n")
+    (root / "docs" / "index.md").write_text(FAULTY_PAGE)
+    own = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=_IgnoringTags)  # noqa: S506 - SafeLoader
+    with (root / "mkdocs.yml").open("a", encoding="utf-8") as config:
+        config.write(yaml.safe_dump({"validation": own["validation"]}))
+    (root / "docs" / "forgotten.md").write_text("# Forgotten\n\nText.\n")
+    result = mkdocs(root, "build", "--strict")
+    assert result.returncode != 0, result.stderr
+    return result
 
 
-def test_a_bad_declaration_fails_the_strict_build_with_file_and_line(site, project):
-    project.snippet("page/hello_world.py", "print(1)\n# docexec: timeout=never\n")
-    result = mkdocs(site, "build", "--strict")
-    assert result.returncode != 0
-    assert "snippets/page/hello_world.py:2: timeout=never is not a number of seconds" in result.stderr
+def test_a_strict_build_names_every_fault_once_and_fails(faulty):
+    warnings = [line for line in faulty.stderr.splitlines() if line.startswith("WARNING")]
+    assert len(warnings) == 9, "\n".join(warnings)
+    assert "Aborted with 9 warnings in strict mode" in faulty.stdout + faulty.stderr
+
+
+def test_a_broken_snippet_fails_the_strict_build_naming_page_and_snippet_line(faulty):
+    assert "docs/index.md:5: snippet failed: snippets/page/hello_world.py:2: RuntimeError" in faulty.stderr
+
+
+def test_a_bad_declaration_fails_the_strict_build_with_file_and_line(faulty):
+    assert "snippets/page/bad_declaration.py:2: timeout=never is not a number of seconds" in faulty.stderr
+
+
+def test_snippets_no_page_runs_fail_the_strict_build_each_named_with_its_file(faulty):
+    for name in ("unused_first_claim.py", "unused_second_claim.py", "example1.py"):
+        assert f"snippets/page/{name}:1: no page runs this snippet" in faulty.stderr
+    assert "snippets/page/example1.py:1: the name 'example1.py' does not say what" in faulty.stderr
+
+
+def test_code_written_on_a_page_fails_the_strict_build_with_page_and_line(faulty):
+    assert "docs/index.md:12: a python code block written on the page" in faulty.stderr
+    assert "docs/index.md:18: an indented code block" in faulty.stderr
+
+
+def test_a_page_missing_from_the_navigation_fails_the_strict_build(faulty):
+    """With the project's own validation settings (MkDocs reports the page; strict fails on it)."""
+    assert 'not included in the "nav" configuration' in faulty.stderr and "forgotten.md" in faulty.stderr
 
 
 def _free_port() -> int:
@@ -154,6 +214,9 @@ def _fetch_until(url: str, wanted: str, seconds: float) -> str:
 
 def test_serve_shows_an_error_on_the_page_keeps_serving_and_picks_up_the_fix(site, project):
     project.snippet("page/hello_world.py", "undefined_name\n")
+    project.snippet("page/unchanged.py", "print('unchanged')\n")
+    with (site / "docs" / "index.md").open("a", encoding="utf-8") as page:
+        page.write("\n%run snippets/page/unchanged.py\n")
     port = _free_port()
     server = mkdocs(site, "serve", "--dev-addr", f"127.0.0.1:{port}", background=True)
     try:
@@ -167,39 +230,6 @@ def test_serve_shows_an_error_on_the_page_keeps_serving_and_picks_up_the_fix(sit
         log = server.communicate(timeout=30)[0]
     assert "docs/index.md:5: snippet failed: snippets/page/hello_world.py:1: NameError" in log
     assert "docexec: 1 executed, 1 cached" in log  # only the edited snippet ran again
-
-
-def test_snippets_no_page_runs_fail_the_strict_build_each_named_with_its_file(site, project):
-    project.snippet("page/unused_first_claim.py", "print(1)\n")
-    project.snippet("page/unused_second_claim.py", "print(2)\n")
-    project.snippet("page/example1.py", "print(3)\n")
-    result = mkdocs(site, "build", "--strict")
-    assert result.returncode != 0
-    for name in ("unused_first_claim.py", "unused_second_claim.py", "example1.py"):
-        assert f"snippets/page/{name}:1: no page runs this snippet" in result.stderr
-    assert "snippets/page/example1.py:1: the name 'example1.py' does not say what" in result.stderr
-
-
-def test_code_written_on_a_page_fails_the_strict_build_with_page_and_line(site):
-    (site / "docs" / "index.md").write_text(
-        "# Tiny\n\n%run snippets/page/hello_world.py\n\n"
-        '!!! correction "A claim"\n    **Claimed:** x\n\n    ```python\n    print(1)\n    ```\n\n'
-        "Text.\n\n    x = 1\n"
-    )
-    result = mkdocs(site, "build", "--strict")
-    assert result.returncode != 0
-    assert "docs/index.md:8: a python code block written on the page" in result.stderr
-    assert "docs/index.md:14: an indented code block" in result.stderr
-
-
-def test_a_page_missing_from_the_navigation_fails_the_strict_build(site):
-    """With the project's own validation settings (MkDocs reports the page; strict fails on it)."""
-    own = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=_IgnoringTags)  # noqa: S506 - SafeLoader
-    (site / "mkdocs.yml").write_text(MKDOCS_YML + yaml.safe_dump({"validation": own["validation"]}))
-    (site / "docs" / "forgotten.md").write_text("# Forgotten\n\nText.\n")
-    result = mkdocs(site, "build", "--strict")
-    assert result.returncode != 0
-    assert 'not included in the "nav" configuration' in result.stderr and "forgotten.md" in result.stderr
 
 
 class _IgnoringTags(yaml.SafeLoader):
@@ -292,7 +322,8 @@ def test_the_preview_serves_pages_before_many_snippets_have_run_then_fills_them_
     assert "still running" in log and "ran in the background" in log
 
 
-def test_a_focused_preview_renders_its_page_in_full_and_the_others_as_stubs(site, project):
+def test_a_focused_preview_renders_its_page_in_full_and_the_others_as_stubs(project):
+    site = _tiny_site(project)
     for name in ("focused", "elsewhere"):
         (site / "docs" / f"{name}.md").write_text(
             f"# {name}\n\n## A question on {name}\n\n%run snippets/{name}/prints_its_page.py\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -144,7 +145,21 @@ def python_stdout(path: Path, folder: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def batch(module_project):
+def fallback(new_project):
+    """The subprocess fallback's run, in a thread, beside the batch: their timeouts pass together.
+    A project of its own: the batch's cache must not answer for it."""
+    project = new_project("fallback")
+    pool = project.snippet("spawn_pool.py", COMPARED["spawn_pool.py"])
+    # A fresh interpreter per snippet, and one more for the spawned worker: a little longer than
+    # under fork, so that the worker has surely started when the kill comes.
+    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=6", "timeout=8"))
+    with ThreadPoolExecutor(1) as executor:
+        running = executor.submit(project.engine(fork=False).execute, [pool, stalled], progress=False)
+        yield running, pool, stalled
+
+
+@pytest.fixture(scope="module")
+def batch(module_project, fallback):
     paths = [module_project.snippet(name, code) for name, code in {**COMPARED, **STALLED}.items()]
     # torch preloaded: the stalled DataLoader's seconds are for its workers to start, not for
     # importing torch inside the snippet first.
@@ -222,12 +237,9 @@ def test_a_stalled_snippet_is_killed_at_the_timeout_with_its_workers(batch, name
     assert_all_gone(pids)
 
 
-def test_the_subprocess_fallback_carries_worker_processes_too(project):
-    pool = project.snippet("spawn_pool.py", COMPARED["spawn_pool.py"])
-    # A fresh interpreter per snippet, and one more for the spawned worker: a little longer than
-    # under fork, so that the worker has surely started when the kill comes.
-    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=6", "timeout=8"))
-    results, _ = project.engine(fork=False).execute([pool, stalled], progress=False)
+def test_the_subprocess_fallback_carries_worker_processes_too(fallback):
+    running, pool, stalled = fallback
+    results, _ = running.result(timeout=120)
     assert results[pool].output == "[0, 1, 4, 9, 16, 25]\n"
     assert "timed out" in results[stalled].failure
     pids = printed_pids(results[stalled].output)
