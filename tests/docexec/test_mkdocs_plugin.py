@@ -302,11 +302,12 @@ def test_a_terminated_preview_leaves_no_warm_server_and_no_temporary_folder(site
     assert warm and not any(Path(f"/proc/{pid}").exists() for pid in warm)
 
 
-def test_the_preview_serves_pages_before_many_snippets_have_run_then_fills_them_in(site, project):
+def test_the_preview_serves_pages_before_many_snippets_have_run_then_fills_them_in(site, project, tmp_path):
+    go = tmp_path / "go"  # the snippets wait for it: the first page is surely served before they end
     lines = []
     for step in range(6):
-        code = f"import time\ntime.sleep(2)\nprint('ran step', 100 + {step})\n"  # not in the source
-        path = project.snippet(f"page/slow_step_{step}.py", code)
+        code = f"import pathlib, time\nwhile not pathlib.Path({str(go)!r}).exists():\n    time.sleep(0.05)\n"
+        path = project.snippet(f"page/waits_{step}.py", code + f"print('ran step', 100 + {step})\n")
         lines.append(f"%run {path}")
     (site / "docs" / "index.md").write_text("# Tiny\n\n" + "\n\n".join(lines) + "\n")
     port = _free_port()
@@ -315,6 +316,7 @@ def test_the_preview_serves_pages_before_many_snippets_have_run_then_fills_them_
         url = f"http://127.0.0.1:{port}/"
         first = _fetch_until(url, "Outputs on their way", 120)
         assert "ran step 105" not in first
+        go.touch()
         page = _fetch_until(url, "ran step 105", 180)
         assert "Outputs on their way" not in page and all(f"ran step {100 + n}" in page for n in range(6))
     finally:
