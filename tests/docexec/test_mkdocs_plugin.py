@@ -43,7 +43,7 @@ print("second cell:", value + 1)
 
 
 def _tiny_site(project, labs: bool = True) -> Path:
-    """``labs=False``: no lab, and no mkdocs-jupyter to import (most of a tiny build's time)."""
+    """``labs=False``: no lab, and no mkdocs-jupyter to import (about half of a tiny build's time)."""
     config = MKDOCS_YML if labs else "\n".join(line for line in MKDOCS_YML.split("\n") if "labs" not in line)
     (project.root / "mkdocs.yml").write_text(config)
     (project.root / "docs").mkdir()
