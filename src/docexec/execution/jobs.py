@@ -28,6 +28,7 @@ class Job:
     home: str
     tmp: str
     network: bool = False  # declared: loopback between its own processes
+    gpu: bool = False  # declared ``cuda`` and run on a CUDA device: the GPU's device nodes are writable
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -72,6 +73,7 @@ def new_job(
     scratch: Path,
     index: int,
     network: bool = False,
+    gpu: bool = False,
 ) -> Job:
     """A job with an empty working folder, home and temporary folder for the snippet."""
     job_dir = scratch / f"job-{index}"
@@ -91,6 +93,7 @@ def new_job(
         home=str(folders["home"]),
         tmp=str(folders["tmp"]),
         network=network,
+        gpu=gpu,
     )
 
 

@@ -248,7 +248,9 @@ def execute_jobs(
         servers.grow(workers)  # started together: each imports torch on its own core
 
     def execute(job: Job) -> None:
-        if not use_fork:
+        # A GPU job starts in a fresh interpreter: what a warm server preloaded was set up with the
+        # server's HOME (Triton's cache folders), and CUDA is best not started in a forked process.
+        if not use_fork or job.gpu:
             on_done(job, job_in_subprocess(job))
             return
         server = servers.take()

@@ -20,7 +20,12 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
 - ``RLIMIT_FSIZE``: no file the snippet writes may grow beyond its declared memory (a write past it
   fails with ``OSError: File too large``), so a runaway loop cannot fill the disk.
 - Landlock: writes are allowed below the job's folder (its work, home and temporary folders),
-  ``/dev/shm`` and the null devices, and refused everywhere else with PermissionError. Landlock
+  ``/dev/shm``, the null devices and, for a snippet that runs on the GPU, the GPU's device nodes
+  (`GPU_DEVICE_NODES`: CUDA opens them for writing) and ``/proc`` (CUDA's driver writes to its
+  threads' entries there: it fails with error 304 otherwise, found by exclusion on an H200), and
+  refused everywhere else with PermissionError. Such a snippet's ``/proc/sys`` is read-only and its
+  ``/proc/sysrq-trigger`` is ``/dev/null``, in its own mount namespace, so that the kernel's
+  settings stay out of reach when the build runs as root (`_guard_kernel_settings`). Landlock
   also forbids the snippet to mount or unmount anything.
 - No capabilities: a snippet run as root cannot undo any of this (`_drop_capabilities`).
 
@@ -47,7 +52,8 @@ from docexec.sandbox import read_only_project
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNS = 0x00020000
 _CLONE_NEWNET = 0x40000000
-_MS_NOSUID, _MS_NODEV, _MS_BIND, _MS_REC, _MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT = 1, 2, 4, 32
+_MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 _SIOCSIFFLAGS = 0x8914
 _IFF_UP, _IFF_LOOPBACK, _IFF_RUNNING = 0x1, 0x8, 0x40
 
@@ -62,6 +68,13 @@ ALL = (ENVIRONMENTS, SHARED_MEMORY, NETWORK, FILE_SIZE, WRITES, CAPABILITIES)
 
 # Devices that programs write to as a matter of course.
 _WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
+# What the CUDA driver opens read-write: /dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia0, ... and the
+# capability nodes below /dev/nvidia-caps. Only a job run on the GPU gets them.
+GPU_DEVICE_NODES = "/dev/nvidia*"
+
+
+def gpu_device_nodes() -> list[Path]:
+    return sorted(Path("/").glob(GPU_DEVICE_NODES.lstrip("/")))
 
 
 @functools.cache
@@ -89,8 +102,9 @@ def _mount(source: str | None, target: str, kind: str | None, flags: int, data: 
     )
 
 
-def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
-    """Restrict this process and all it will start; the restrictions that are not in force."""
+def enter(job_dir: str, memory_limit: int, network: bool, gpu: bool = False) -> list[str]:
+    """Restrict this process and all it will start; the restrictions that are not in force.
+    ``gpu``: the job runs on the GPU, so the GPU's device nodes stay writable."""
     missing: list[str] = []
     if os.geteuid() != 0:
         _own_user_namespace()
@@ -108,6 +122,8 @@ def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
             missing.append(SHARED_MEMORY)
         if not _hide_environments():
             missing.append(ENVIRONMENTS)
+        if gpu and not _guard_kernel_settings():
+            missing.append(WRITES)
     try:
         _unshare(_CLONE_NEWNET)
         if network:
@@ -121,7 +137,12 @@ def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
     if read_only_project.available():
         try:
             read_only_project.allow_writes_only_below(
-                [Path(job_dir), Path("/dev/shm"), *map(Path, _WRITABLE_DEVICES)]
+                [
+                    Path(job_dir),
+                    Path("/dev/shm"),
+                    *map(Path, _WRITABLE_DEVICES),
+                    *([*gpu_device_nodes(), Path("/proc")] if gpu else []),
+                ]
             )
         except OSError:
             missing.append(WRITES)
@@ -190,6 +211,20 @@ def _hide_environments() -> bool:
             # A process that ended since it was listed has nothing left to read.
             failed += os.path.exists(f"/proc/{entry}/environ")
     return failed == 0
+
+
+def _guard_kernel_settings() -> bool:
+    """``/proc/sys`` read-only and ``/dev/null`` over ``/proc/sysrq-trigger``, in this mount
+    namespace: for a GPU job, whose Landlock rules must allow writes below ``/proc``."""
+    try:
+        if os.path.isdir("/proc/sys"):
+            _mount("/proc/sys", "/proc/sys", None, _MS_BIND | _MS_REC)
+            _mount(None, "/proc/sys", None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_REC)
+        if os.path.exists("/proc/sysrq-trigger"):
+            _mount("/dev/null", "/proc/sysrq-trigger", None, _MS_BIND)
+    except OSError:
+        return False
+    return True
 
 
 def _loopback_up() -> None:
