@@ -58,7 +58,7 @@ def markdown(
         " slowest first. A snippet from the cache ran in an earlier build with the same source, library,"
         " engine and versions; its time is that run's. Times are whole processes: start, snippet, capture.",
         "",
-        "| | snippets | seconds |",
+        "| snippets | how many | seconds |",
         "| --- | ---: | ---: |",
         f"| executed in this build | {len(executed)} | {_seconds(sum(r.duration for r in executed))} |",
         f"| from the cache | {len(cached)} | {_seconds(sum(r.duration for r in cached))} |",
