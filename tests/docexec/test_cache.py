@@ -206,6 +206,7 @@ FORGED_SVGS = {
     "handler": b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect/></svg>',
     "foreign": b'<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><iframe/></foreignObject></svg>',
     "link": b'<svg xmlns="http://www.w3.org/2000/svg"><a href="javascript:alert(1)"><rect/></a></svg>',
+    "hidden link": b'<svg xmlns="http://www.w3.org/2000/svg"><image href="&#106;avascript&#58;x()"/></svg>',
 }
 
 
@@ -230,7 +231,7 @@ def test_a_forged_figure_or_control_sequence_in_the_cache_is_never_served(projec
             results, summary = engine.execute([a], progress=False)
             assert summary.executed == 1, name  # refused, run again: matplotlib's own figure is shown
             figure = results[a].figures[0].bytes
-            assert b"<script" not in figure and b"onload" not in figure
+            assert figure != svg and b"<svg" in figure
         forged = json.loads(json.dumps(entry))
         forged["result"]["cells"][0]["streams"] = [["stdout", "drawn\x1b]52;c;aGk=\x07\n"]]
         entry_file.write_text(json.dumps(forged))

@@ -125,6 +125,35 @@ ESCAPE_CODES = """
     sys.stderr.write("\\n")
 """
 
+# Each one runs script in Chromium when opened at full size (tests/browser/test_figures_in_chromium.py).
+FORGES_ITS_FIGURES = """
+    import base64
+    import json
+
+    LINK = '<a xlink:href="&#106;ava&#x73;cript:alert(1)"><rect width="99" height="99"/></a>'
+    HOSTILE = [
+        LINK,  # javascript: behind character references
+        '<script>alert(1)</script>',
+        '<rect width="99" height="99" onclick="alert(1)"/>',
+        '<foreignObject width="99" height="99"><img xmlns="http://www.w3.org/1999/xhtml" src="x" '
+        'onerror="alert(1)"/></foreignObject>',
+        '<set attributeName="href" to="javascript:alert(1)"/>',
+    ]
+    OPEN = (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'width="99" height="99">'
+    )
+    figures = [OPEN + body + "</svg>" for body in HOSTILE]
+    figures.append('<!DOCTYPE svg [<!ENTITY e "&#106;avascript:">]>' + OPEN + '<use href="&e;"/></svg>')
+    figures.append('<?xml-stylesheet type="text/xsl" href="#x"?>' + OPEN + "</svg>")
+    with open("../events.jsonl", "a") as events:  # the engine's record of this snippet
+        for svg in figures:
+            data = base64.b64encode(svg.encode()).decode()
+            figure = {"format": "svg", "data": data, "width": 99, "height": 99}
+            events.write(json.dumps({"event": "figure", "cell": 0, **figure}) + "\\n")
+    print("forged", len(figures))
+"""
+
 pytestmark = pytest.mark.skipif(not fork_is_available(), reason="the warm servers need fork")
 
 
@@ -156,6 +185,7 @@ def batch(module_project, tmp_path_factory):
         "writes_into_project.py": WRITES_INTO_PROJECT,
         "output_from_every_process.py": OUTPUT_FROM_EVERY_PROCESS,
         "escape_codes.py": ESCAPE_CODES,
+        "forges_its_figures.py": FORGES_ITS_FIGURES,
     }
     (module_project.root / "README.md").write_text("# A project\n")
     paths = [module_project.snippet(name, code) for name, code in snippets.items()]
@@ -244,6 +274,17 @@ def test_escape_codes_and_control_characters_never_reach_the_output(batch):
         ("stdout", "red and plain, a bell and a null\n"),
         ("stderr", "100%\n"),  # a redrawn line as it was last drawn
     ]
+
+
+def test_a_figure_that_could_run_script_is_refused_naming_the_snippet(batch):
+    result = batch["forges_its_figures.py"]
+    assert result.status == Status.FAILED and result.output == "forged 7\n"
+    assert result.failure.startswith("snippets/forges_its_figures.py: a figure was refused: ")
+    assert result.failure.count("a figure was refused") == 7, result.failure
+    for what in ("an element <a>", "an element <script>", "an attribute 'onclick'", "<foreignObject>",
+                 "an element <set>", "a DTD with declarations", "a processing instruction"):
+        assert what in result.failure
+    assert result.figures == []
 
 
 def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):

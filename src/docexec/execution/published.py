@@ -3,7 +3,8 @@
 Two lines of defence that do not depend on the sandbox: values of the caller's environment
 variables whose names say they are secrets are replaced by a placeholder, and escape sequences and
 control characters are removed (an OSC 52 sequence would write to a reader's clipboard, others
-retitle or clear a terminal). Figures are published only when they cannot run script.
+retitle or clear a terminal). An SVG figure is published only when an XML parse finds nothing off
+an allow-list in it (`inert_svg`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import functools
 import os
 import re
+
+from docexec.execution import inert_svg
 
 REDACTED = "[redacted]"
 # Names of variables whose values are credentials by convention (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
@@ -69,18 +72,11 @@ def _last_drawn(line: str) -> str:
     return drawn[-1] if drawn else ""
 
 
-# What makes an SVG active when it is opened on its own (a figure shown full size): script
-# elements, event handler attributes, foreign HTML, links to script, and entities that could
-# smuggle any of these. matplotlib writes none of them.
-_ACTIVE_SVG = re.compile(
-    rb"<\s*(?:[\w-]+:)?(?:script|foreignObject|iframe|embed|object|handler|animate|set)\b"
-    rb"|\son[a-z]+\s*="
-    rb"|(?:java|vb)script\s*:"
-    rb"|<!ENTITY"
-    rb"|data\s*:\s*text/html",
-    re.I,
-)
+def svg_refusal(data: bytes) -> str | None:
+    """Why an SVG figure may not be published (it could run script or fetch from elsewhere once
+    opened on its own), or None: `docexec.execution.inert_svg`."""
+    return inert_svg.refusal(data)
 
 
 def svg_is_inert(data: bytes) -> bool:
-    return _ACTIVE_SVG.search(data) is None
+    return svg_refusal(data) is None

@@ -180,8 +180,9 @@ class Result:
 def _inert(figure: Figure) -> Figure:
     if figure.format not in ("svg", "png"):
         raise ValueError(f"a figure of format {figure.format!r}")
-    if figure.format == "svg" and not published.svg_is_inert(figure.bytes):
-        raise ValueError("an SVG figure that could run script")
+    refused = published.svg_refusal(figure.bytes) if figure.format == "svg" else None
+    if refused:
+        raise ValueError(f"an SVG figure that could run script or fetch from elsewhere: {refused}")
     figure.title = published.clean(figure.title)
     return figure
 
