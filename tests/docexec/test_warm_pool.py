@@ -4,6 +4,7 @@ a snippet took down is replaced, and closing the engine ends them all."""
 from __future__ import annotations
 
 import os
+import resource
 import time
 from pathlib import Path
 
@@ -48,6 +49,7 @@ def test_runs_of_a_keep_warm_engine_share_its_servers_until_it_closes(project):
 
 KILLS_ITS_SERVER = """
 import os
+import resource
 import signal
 import time
 from pathlib import Path
@@ -76,3 +78,51 @@ def test_a_server_that_a_snippet_took_down_fails_that_snippet_and_is_replaced(pr
     while Path(f"/proc/{orphan}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not Path(f"/proc/{orphan}").exists() or "Z" in Path(f"/proc/{orphan}/stat").read_text().split()[2]
+
+
+def open_descriptors(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def test_a_warm_server_holds_no_more_descriptors_after_each_job(project):
+    """Each job's output recorder closes what it opened: a server that leaked a few descriptors a
+    job died at about its 509th under a limit of 1024, and the snippet it ran was blamed."""
+    snippets = [project.snippet(f"pool/job_number_{number}.py", f"print({number})\n") for number in range(9)]
+    before = warm_servers()
+    engine = project.engine(workers=1, keep_warm=True)
+    try:
+        engine.execute(snippets[:1], progress=False)
+        (server,) = warm_servers() - before
+        held = open_descriptors(server)
+        results, _ = engine.execute(snippets[1:], progress=False)
+        assert [results[s].output for s in snippets[1:]] == [f"{n}\n" for n in range(1, 9)]
+        assert open_descriptors(server) == held
+    finally:
+        engine.close()
+
+
+def test_without_fork_the_engine_leaks_no_descriptor_and_watches_any_descriptor_number(project):
+    """The subprocess fallback supervises in the engine's own process: a host with a thousand files
+    open (a preview watching a tree) gets pipes above 1023, which select() cannot watch."""
+    snippets = [project.snippet(f"pool/unforked_{number}.py", f"print({number})\n") for number in range(3)]
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1100
+    if hard != resource.RLIM_INFINITY and hard < wanted + 64:
+        pytest.skip(f"a descriptor limit of {hard} leaves no number above 1023 to try")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted + 64), hard))
+    filler = []
+    try:
+        with open(os.devnull) as null:  # the numbers below 1024 taken, as by a busy host
+            while (fd := os.dup(null.fileno())) < wanted:
+                filler.append(fd)
+            os.close(fd)
+        held = open_descriptors(os.getpid())
+        results, _ = project.engine(workers=2, fork=False).execute(snippets, progress=False)
+        assert [results[s].output for s in snippets] == ["0\n", "1\n", "2\n"], [
+            results[s].failure for s in snippets
+        ]
+        assert open_descriptors(os.getpid()) == held
+    finally:
+        for fd in filler:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -4,7 +4,6 @@ children write to the file descriptors, and whether it wrote into the project.""
 from __future__ import annotations
 
 import os
-import select
 import signal
 import time
 from collections.abc import Callable
@@ -13,7 +12,7 @@ from pathlib import Path
 
 from docexec.execution import process_tree, project_writes
 from docexec.execution.jobs import Job, Report
-from docexec.sandbox.capture import EVENTS_FILE, OutputRecorder
+from docexec.sandbox.capture import EVENTS_FILE, OutputRecorder, readable
 
 POLL_SECONDS = 0.1  # how often the memory is checked; an allocation may overshoot for this long
 PEAK_SECONDS = 0.5  # how often the peak is measured: the proportional sizes take milliseconds
@@ -42,6 +41,19 @@ def supervise(
     ``pipes``: the read ends of its stdout and stderr pipes; ``before``: the project's files
     before it started, None where the project is read-only to it."""
     recorder = OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)
+    try:
+        return _supervise(watched, job, recorder, started, before)
+    finally:
+        recorder.close()
+
+
+def _supervise(
+    watched: Watched,
+    job: Job,
+    recorder: OutputRecorder,
+    started: float,
+    before: project_writes.Snapshot | None,
+) -> Report:
     deadline = time.monotonic() + job.timeout
     limit = job.memory_limit
     oom_before = process_tree.oom_kills()
@@ -65,13 +77,11 @@ def supervise(
             ending = "timeout"
             break
         watched_fds = [fd for fd in (watched.wake_fd, watched.parent_gone_fd) if fd is not None]
-        readable, _, _ = select.select(
-            [*recorder.open_pipes(), *watched_fds], [], [], min(POLL_SECONDS, remaining)
-        )
-        if watched.parent_gone_fd is not None and watched.parent_gone_fd in readable:
+        ready = readable([*recorder.open_pipes(), *watched_fds], min(POLL_SECONDS, remaining))
+        if watched.parent_gone_fd is not None and watched.parent_gone_fd in ready:
             ending = "abandoned"
             break
-        if set(readable) & set(recorder.open_pipes()) and not recorder.drain_if_free():
+        if set(ready) & set(recorder.open_pipes()) and not recorder.drain_if_free():
             time.sleep(0.001)  # the snippet's side is draining them
     ended_status = watched.end_all()
     if status is None:

@@ -13,7 +13,7 @@ last `TAIL_CHARS` it recorded, each piece stamped with the system-wide monotonic
 lock, and records them when it ends. The result merges the tails by their stamps, so that head and
 tail are cut over one sequence and the true end is always shown, whichever process recorded it.
 
-A Python-level write drains the pipes only when ``select`` says they hold something. Once the head
+A Python-level write drains the pipes only when ``poll`` says they hold something. Once the head
 is full, ``sys.stdout`` is written in blocks, as under ``python snippet.py > file``: a snippet that
 prints a million short lines then costs about what plain ``python`` does, not a lock and system
 calls per line. What keeps the order around those blocks: pending text is recorded before any
@@ -36,7 +36,7 @@ import os
 import select
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 MAX_OUTPUT_CHARS = 100_000
@@ -46,6 +46,16 @@ EVENTS_FILE = "events.jsonl"
 HEAD_COUNT_FILE = "head.count"
 _PIPE_BYTES = 1 << 20  # Linux's default limit for an unprivileged F_SETPIPE_SZ
 _F_SETPIPE_SZ = 1031
+
+
+def readable(fds: Iterable[int], timeout: float) -> list[int]:
+    """Those of ``fds`` with something to read (or at end of file), waiting up to ``timeout``
+    seconds. ``poll``, not ``select``: a host with a thousand files open gets pipes numbered
+    above 1023, which ``select`` cannot watch."""
+    watcher = select.poll()
+    for fd in fds:
+        watcher.register(fd, select.POLLIN)
+    return [fd for fd, _ in watcher.poll(max(timeout, 0) * 1000)]
 
 
 def output_pipes() -> dict[str, tuple[int, int]]:
@@ -67,7 +77,7 @@ class OutputRecorder:
     def __init__(self, events: Path, pipes: dict[str, int]) -> None:
         """``pipes``: stream name -> the non-blocking read end of the pipe on its descriptor."""
         self._events = events
-        self._pipes = pipes
+        self._pipes = dict(pipes)  # drained ones are left out here, not in the caller's, which closes them
         self._decoders = {
             key: codecs.getincrementaldecoder("utf-8")("replace")
             for key in [*pipes, *(f"direct-{name}" for name in ("stdout", "stderr"))]
@@ -119,7 +129,7 @@ class OutputRecorder:
             self._open()
         fcntl.flock(self._lock, fcntl.LOCK_EX)
         try:
-            if self._pipes and select.select(list(self._pipes.values()), [], [], 0)[0]:
+            if self._pipes and readable(self._pipes.values(), 0):
                 self._drain()
             self._keep(name, self._decoders[f"direct-{name}"].decode(data))
         finally:
@@ -139,6 +149,15 @@ class OutputRecorder:
         finally:
             fcntl.flock(self._lock, fcntl.LOCK_UN)
         return True
+
+    def close(self) -> None:
+        """Close what this process opened (a warm server records a job after each, for hundreds)."""
+        if self._owner != os.getpid():
+            return
+        self._file.close()
+        os.close(self._lock)
+        os.close(self._head_count)
+        self._owner = -1
 
     def open_pipes(self) -> list[int]:
         """The read ends that may still bring output (not yet at end of file)."""
