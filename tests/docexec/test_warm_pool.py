@@ -3,28 +3,49 @@ a snippet took down is replaced, and closing the engine ends them all."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
+import signal
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from docexec.execution import pool
 from docexec.execution.pool import fork_is_available
 
 pytestmark = pytest.mark.skipif(not fork_is_available(), reason="warm servers need fork")
 
 
-def warm_servers() -> set[int]:
-    """This process's children that are the engine's warm servers."""
+def children(pid: int) -> set[int]:
     found = set()
-    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            try:
-                if b"docexec.execution.warm_server" in Path(f"/proc/{child}/cmdline").read_bytes():
-                    found.add(int(child))
-            except OSError:
-                pass
+    with contextlib.suppress(OSError):  # a process that ended meanwhile
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found.update(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def warm_servers(parent: int | None = None) -> set[int]:
+    """The children of ``parent`` (this process) that are the engine's warm servers."""
+    found = set()
+    for child in children(parent or os.getpid()):
+        try:
+            if b"docexec.execution.warm_server" in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.add(child)
+        except OSError:
+            pass
+    return found
+
+
+def wait_for(condition, seconds: float = 20):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while not (found := condition()):
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)
     return found
 
 
@@ -48,8 +69,13 @@ def test_runs_of_a_keep_warm_engine_share_its_servers_until_it_closes(project):
 
 
 KILLS_ITS_SERVER = """
+import contextlib
 import os
 import resource
+import signal
+import subprocess
+import sys
+import threading
 import signal
 import time
 from pathlib import Path
@@ -69,7 +95,7 @@ def test_a_server_that_a_snippet_took_down_fails_that_snippet_and_is_replaced(pr
         assert results[killer].failure.startswith(
             "snippets/pool/kills_its_server.py: the warm server that ran it stopped"
         )
-        assert results[after].output == "still running snippets\n"  # the run went on
+        assert results[after].output == "still running snippets\n", results[after].failure  # the run went on
         assert engine.execute([after], progress=False)[0][after].output == "still running snippets\n"
     finally:
         engine.close()
@@ -126,3 +152,70 @@ def test_without_fork_the_engine_leaks_no_descriptor_and_watches_any_descriptor_
         for fd in filler:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_the_engine_keeps_its_own_deadline_when_a_server_stops_reporting(project, monkeypatch):
+    """A server stopped (SIGSTOP) while its snippet runs reports nothing: the engine kills it
+    at the snippet's timeout and a grace (shortened here), and names the snippet as timed out."""
+    monkeypatch.setattr(pool, "GRACE_SECONDS", 1.0, raising=False)
+    sleeps = "# docexec: timeout=1\nimport time\ntime.sleep(60)\n"
+    snippet = project.snippet("pool/its_server_is_stopped.py", sleeps)
+    before = warm_servers()
+    engine = project.engine(workers=1, keep_warm=True)
+    results = []
+    run = threading.Thread(target=lambda: results.append(engine.execute([snippet], progress=False)[0]))
+    try:
+        run.start()
+        server = wait_for(lambda: [pid for pid in warm_servers() - before if children(pid)])[0]
+        os.kill(server, signal.SIGSTOP)
+        run.join(timeout=10)
+        assert not run.is_alive(), "the engine waits for a stopped server"
+        failure = results[0][snippet].failure
+        assert failure == "snippets/pool/its_server_is_stopped.py: timed out after 1 s and was killed"
+        wait_for(lambda: not Path(f"/proc/{server}").exists())  # killed, and a fresh one serves
+        assert engine.execute([snippet], progress=False)[0][snippet].failure == failure
+    finally:
+        engine.close()
+        run.join()
+
+
+LEAVES_A_DAEMON = """\
+import os
+import time
+
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:  # a daemon, holding every descriptor the snippet had
+        time.sleep(60)
+        os._exit(0)
+    os._exit(0)
+os.wait()
+time.sleep(60)
+"""
+
+
+def test_docexec_run_ends_when_its_server_dies_and_a_daemon_lives_on(project):
+    """The server's report pipe is closed in the snippet's process: a daemon it leaves behind
+    cannot keep the engine waiting for a report that will never come."""
+    snippet = project.snippet("pool/leaves_a_daemon.py", LEAVES_A_DAEMON)
+    env = {**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir)}
+    command = subprocess.Popen(
+        [sys.executable, "-m", "docexec.hosts.cli", "run", snippet],
+        cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    daemon = None
+    try:
+        server = wait_for(lambda: warm_servers(command.pid))
+        server = next(iter(server))
+        # The snippet and its daemon, adopted by the server (a subreaper).
+        running = wait_for(lambda: children(server) if len(children(server)) == 2 else None)
+        os.kill(server, signal.SIGKILL)
+        daemon = max(running, key=lambda pid: int(Path(f"/proc/{pid}/stat").read_text().split()[21]))
+        output, _ = command.communicate(timeout=20)
+    finally:
+        command.kill()
+        if daemon is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(daemon, signal.SIGKILL)
+    assert command.returncode == 1, output
+    assert "snippets/pool/leaves_a_daemon.py: the warm server that ran it stopped" in output

@@ -106,4 +106,17 @@ def lost_server_report(job: Job, server_stderr: str, duration: float) -> Report:
     )
 
 
-__all__ = ["Job", "Report", "lost_server_report", "new_job"]
+def overdue_report(job: Job, duration: float) -> Report:
+    """The report of a job whose server sent none by the engine's deadline (stopped or stuck):
+    the engine killed the server, so the job ran past its timeout."""
+    return Report(
+        exit_code=-signal.SIGKILL,
+        timeout=job.timeout,
+        memory_limit=job.memory_limit,
+        root=job.root,
+        duration=duration,
+        timed_out=True,
+    )
+
+
+__all__ = ["Job", "Report", "lost_server_report", "new_job", "overdue_report"]
