@@ -154,6 +154,27 @@ FORGES_ITS_FIGURES = """
     print("forged", len(figures))
 """
 
+SHOWS_TOO_MANY_FIGURES = """
+    import matplotlib.pyplot as plt
+
+    for number in range(25):  # each one shown, so closed: the cap counts all the snippet showed
+        plt.figure(figsize=(0.3, 0.3))
+        plt.show()
+    print("shown", number + 1)
+"""
+
+# An "end" of its own in the engine's record, then a crash.
+FORGES_ITS_END = """
+    import json
+    import os
+    import signal
+
+    with open("../events.jsonl", "a") as events:
+        events.write(json.dumps({"event": "end", "exec_seconds": 0}) + "\\n")
+        events.write(json.dumps({"event": "stream", "cell": 0, "name": "<b>", "text": "x"}) + "\\n")
+    os.kill(os.getpid(), signal.SIGSEGV)
+"""
+
 pytestmark = pytest.mark.skipif(not fork_is_available(), reason="the warm servers need fork")
 
 
@@ -186,6 +207,8 @@ def batch(module_project, tmp_path_factory):
         "output_from_every_process.py": OUTPUT_FROM_EVERY_PROCESS,
         "escape_codes.py": ESCAPE_CODES,
         "forges_its_figures.py": FORGES_ITS_FIGURES,
+        "shows_too_many_figures.py": SHOWS_TOO_MANY_FIGURES,
+        "forges_its_end.py": FORGES_ITS_END,
     }
     (module_project.root / "README.md").write_text("# A project\n")
     paths = [module_project.snippet(name, code) for name, code in snippets.items()]
@@ -285,6 +308,22 @@ def test_a_figure_that_could_run_script_is_refused_naming_the_snippet(batch):
                  "an element <set>", "a DTD with declarations", "a processing instruction"):
         assert what in result.failure
     assert result.figures == []
+
+
+def test_figures_are_capped_in_number_as_text_is(batch):
+    result = batch["shows_too_many_figures.py"]
+    assert result.status == Status.FAILED and result.output == "shown 25\n"
+    assert result.failure == (
+        "snippets/shows_too_many_figures.py: it left 25 figures open, more than a page shows (at most 20, "
+        "10 MiB in all): close those it does not show with plt.close(figure)"
+    )
+    assert len(result.figures) == 20
+
+
+def test_an_end_the_snippet_wrote_itself_does_not_make_a_crash_a_pass(batch):
+    result = batch["forges_its_end.py"]
+    assert result.status == Status.FAILED
+    assert result.failure.startswith("snippets/forges_its_end.py: the process was killed by SIGSEGV")
 
 
 def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):

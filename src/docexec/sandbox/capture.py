@@ -42,6 +42,10 @@ from pathlib import Path
 MAX_OUTPUT_CHARS = 100_000
 HEAD_CHARS = 60_000
 TAIL_CHARS = MAX_OUTPUT_CHARS - HEAD_CHARS
+# Figures are bounded as text is: a page shows a few; a loop that leaves thousands open would
+# fill the build's disk and the site (100,000 figures made an 8.9 GB build).
+MAX_FIGURES = 20
+MAX_FIGURE_BYTES = 10 << 20  # the images together, as drawn
 EVENTS_FILE = "events.jsonl"
 HEAD_COUNT_FILE = "head.count"
 _PIPE_BYTES = 1 << 20  # Linux's default limit for an unprivileged F_SETPIPE_SZ

@@ -228,13 +228,30 @@ def _encode(figure: object) -> tuple[str, bytes, float, float]:
     return "png", png, width * scale, height * scale
 
 
+class _FiguresShown:
+    """How many figures, and bytes of them, this snippet has recorded: beyond the caps of
+    `capture.MAX_FIGURES` and `capture.MAX_FIGURE_BYTES`, a figure is counted, not drawn."""
+
+    count = 0
+    bytes = 0
+
+
 def _flush_figures(log: capture.OutputRecorder, cell: int) -> None:
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
         return
+    dropped = 0
     for number in plt.get_fignums():
+        if _FiguresShown.count >= capture.MAX_FIGURES:
+            dropped += 1
+            continue
         figure = plt.figure(number)
         kind, data, width, height = _encode(figure)
+        if _FiguresShown.bytes + len(data) > capture.MAX_FIGURE_BYTES:
+            dropped += 1
+            continue
+        _FiguresShown.count += 1
+        _FiguresShown.bytes += len(data)
         log.event(
             {
                 "event": "figure",
@@ -246,6 +263,8 @@ def _flush_figures(log: capture.OutputRecorder, cell: int) -> None:
                 **_describe(figure),  # after saving: tick labels get their text when drawn
             }
         )
+    if dropped:
+        log.event({"event": "figures_dropped", "cell": cell, "count": dropped})
     plt.close("all")
 
 
