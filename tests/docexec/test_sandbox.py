@@ -5,6 +5,7 @@ it (`restrictions.unenforced`) and its test is skipped, saying which."""
 
 from __future__ import annotations
 
+import os
 import socket
 import tempfile
 from pathlib import Path
@@ -75,6 +76,47 @@ FILLS_SHARED_MEMORY = """
 """
 
 
+SIGNALS_OUTSIDE = """
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    for name, pid in (("its supervisor", os.getppid()), ("the engine", {engine})):
+        try:
+            os.kill(pid, signal.SIGCONT)  # harmless, were it delivered
+            print(name, "signalled")
+        except PermissionError:
+            print(name, "refused")
+    own = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    own.kill()  # its own processes it may end
+    print("its own child ended:", own.wait() == -signal.SIGKILL)
+"""
+
+REACHES_SOCKETS = """
+    import socket
+
+    for address in ({path!r}, "\\0" + {abstract!r}):
+        try:
+            with socket.socket(socket.AF_UNIX) as client:
+                client.connect(address)
+            print("connected")
+        except OSError as error:
+            print("refused:", type(error).__name__)
+"""
+
+READS_SECRETS = """
+    import os
+
+    for path in ("/etc/shadow", {git_config!r}):
+        try:
+            with open(path, "rb") as secret:
+                print(path.rsplit("/", 1)[-1], "read:", len(secret.read()), "bytes")
+        except OSError as error:
+            print(path.rsplit("/", 1)[-1], "refused:", type(error).__name__)
+"""
+
+
 def needs(restriction: str) -> None:
     if restriction in restrictions.unenforced():
         pytest.skip(f"this machine does not enforce: {restriction}")
@@ -88,8 +130,25 @@ def listening():
         yield server.getsockname()[1]
 
 
+@pytest.fixture(scope="module")
+def machine_sockets(tmp_path_factory):
+    """A socket in the file system and an abstract one, listening, as a daemon of the machine's."""
+    path = str(tmp_path_factory.mktemp("daemon") / "daemon.sock")
+    abstract = f"docexec-test-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX) as in_files, socket.socket(socket.AF_UNIX) as in_abstract:
+        in_files.bind(path)
+        in_abstract.bind("\0" + abstract)
+        for server in (in_files, in_abstract):
+            server.listen()
+        yield path, abstract
+
+
 @pytest.fixture(scope="module", params=[True, False], ids=["forked", "subprocess"])
-def batch(request, module_project, listening):
+def batch(request, module_project, listening, machine_sockets):
+    git = module_project.root / ".git"
+    git.mkdir(exist_ok=True)
+    (git / "config").write_text(f'[http]\n\textraheader = AUTHORIZATION: basic {SECRET}\n')
+    path, abstract = machine_sockets
     snippets = {
         "reads_environments.py": READS_ENVIRONMENTS,
         "writes_outside.py": WRITES_OUTSIDE,
@@ -97,6 +156,12 @@ def batch(request, module_project, listening):
         "connects_declared.py": "    # docexec: network" + CONNECTS.format(port=listening),
         "big_file.py": BIG_FILE,
         "fills_shared_memory.py": FILLS_SHARED_MEMORY,
+        "signals_outside.py": SIGNALS_OUTSIDE.format(engine=os.getpid()),
+        "reaches_sockets.py": REACHES_SOCKETS.format(path=path, abstract=abstract),
+        "reaches_sockets_declared.py": "    # docexec: network" + REACHES_SOCKETS.format(
+            path=path, abstract=abstract
+        ),
+        "reads_secrets.py": READS_SECRETS.format(git_config=str(git / "config")),
     }
     paths = [module_project.snippet(name, code) for name, code in snippets.items()]
     with pytest.MonkeyPatch.context() as patch:
@@ -150,6 +215,32 @@ def test_shared_memory_counts_against_the_declared_memory(batch):
     result = batch["fills_shared_memory.py"]
     assert result.status == Status.FAILED
     assert "No space left on device" in result.failure
+
+
+def test_no_signal_reaches_a_process_outside_the_snippet(batch):
+    needs(restrictions.SIGNALS)
+    result = batch["signals_outside.py"]
+    assert result.status == Status.PASSED, result.failure
+    assert result.output == "its supervisor refused\nthe engine refused\nits own child ended: True\n"
+
+
+def test_no_socket_of_the_machine_can_be_reached(batch):
+    needs(restrictions.SOCKETS)
+    for name in ("reaches_sockets.py", "reaches_sockets_declared.py"):
+        result = batch[name]
+        assert result.status == Status.PASSED, result.failure
+        assert result.output == "refused: ConnectionRefusedError\nrefused: ConnectionRefusedError\n", name
+
+
+def test_password_files_and_the_projects_git_are_hidden(batch):
+    needs(restrictions.SECRETS)
+    result = batch["reads_secrets.py"]
+    assert result.status == Status.PASSED, result.failure
+    assert SECRET not in result.output
+    lines = result.output.splitlines()
+    if Path("/etc/shadow").exists():
+        assert lines[0] in ("shadow read: 0 bytes", "shadow refused: PermissionError")
+    assert lines[1] == "config refused: PermissionError"
 
 
 UNPRIVILEGED_PROBE = (

@@ -78,7 +78,7 @@ def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
     write ends of the pipes whose read ends ``pipes`` holds."""
     # The allow-list: writes in the job's folder only, no network unless declared, and more
     # (`docexec.sandbox.restrictions`); what the machine cannot enforce is reported by the engine's probe.
-    restrictions.enter(job.job_dir, job.memory_limit, job.network)
+    restrictions.enter(job.job_dir, job.memory_limit, job.network, project=job.root)
     log = capture.OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)
     capture.install(log)
     # An empty home and temporary folder of its own, removed with the job's folder.

@@ -14,6 +14,14 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
   other process, so that the variables of ``mkdocs build`` and of the shell above it (a CI job's
   tokens) cannot be read. A process started later than the snippet is not covered; its environment
   is the engine's scrubbed one (`docexec.sandbox.environment`) where it is a snippet's.
+- Sockets of the machine in the file system (``/var/run/docker.sock``, a desktop's D-Bus): every
+  path socket bound when the snippet starts (``/proc/net/unix``) is covered by ``/dev/null``, so
+  a connection is refused. Abstract sockets belong to the network namespace below, and are also
+  scoped by Landlock where the kernel has scopes.
+- Secrets on the machine's disk: ``/etc/shadow`` and ``/etc/gshadow`` covered by ``/dev/null``,
+  ``/root`` (unless the project or Python lives in it) and the project's ``.git`` (a checkout's token lies
+  in ``.git/config``) by an empty, unreadable tmpfs. Other files stay readable as the user may
+  read them: a snippet imports the standard library, torch and the project's own library.
 - A network namespace: no interface but a loopback that is down, so no connection and no listening
   port. A snippet that declares ``# docexec: network`` gets a namespace whose loopback is up:
   processes of the snippet talk to each other (gloo, a TCPStore), nothing else reaches them.
@@ -21,7 +29,9 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
   fails with ``OSError: File too large``), so a runaway loop cannot fill the disk.
 - Landlock: writes are allowed below the job's folder (its work, home and temporary folders),
   ``/dev/shm`` and the null devices, and refused everywhere else with PermissionError. Landlock
-  also forbids the snippet to mount or unmount anything.
+  also forbids the snippet to mount or unmount anything. Where the kernel has Landlock's scopes
+  (Linux 6.12), signals too: the snippet's processes may signal one another, not its warm server,
+  the engine or any other process of the user (PermissionError).
 - No capabilities: a snippet run as root cannot undo any of this (`_drop_capabilities`).
 
 By hand through ctypes: the standard library has no binding for unshare(2), mount(2) before 3.12,
@@ -38,6 +48,7 @@ import json
 import os
 import resource
 import socket
+import stat
 import struct
 import sys
 from pathlib import Path
@@ -57,8 +68,11 @@ SHARED_MEMORY = "shared memory counted against memory="
 NETWORK = "no network unless declared"
 FILE_SIZE = "file size limited to memory="
 WRITES = "writes only in the snippet's own folders"
+SIGNALS = "no signals to processes outside the snippet"
+SOCKETS = "no sockets of the machine's processes (in the file system or abstract)"
+SECRETS = "password files, /root and the project's .git hidden"
 CAPABILITIES = "no privileges (capabilities) to undo the above"
-ALL = (ENVIRONMENTS, SHARED_MEMORY, NETWORK, FILE_SIZE, WRITES, CAPABILITIES)
+ALL = (ENVIRONMENTS, SHARED_MEMORY, NETWORK, FILE_SIZE, WRITES, SIGNALS, SOCKETS, SECRETS, CAPABILITIES)
 
 # Devices that programs write to as a matter of course.
 _WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
@@ -89,8 +103,9 @@ def _mount(source: str | None, target: str, kind: str | None, flags: int, data: 
     )
 
 
-def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
-    """Restrict this process and all it will start; the restrictions that are not in force."""
+def enter(job_dir: str, memory_limit: int, network: bool, project: str | None = None) -> list[str]:
+    """Restrict this process and all it will start; the restrictions that are not in force.
+    ``project``: the project's root, whose ``.git`` is hidden."""
     missing: list[str] = []
     if os.geteuid() != 0:
         _own_user_namespace()
@@ -100,8 +115,13 @@ def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
         own_mounts = True
     except OSError:
         own_mounts = False
-        missing += [SHARED_MEMORY, ENVIRONMENTS]
+        missing += [SHARED_MEMORY, ENVIRONMENTS, SOCKETS, SECRETS]
     if own_mounts:
+        # Before the network namespace: /proc/net/unix lists the sockets of the machine's.
+        if not _cover_path_sockets():
+            missing.append(SOCKETS)
+        if not _hide_secrets(project):
+            missing.append(SECRETS)
         try:
             _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={memory_limit},mode=1777")
         except OSError:
@@ -114,6 +134,8 @@ def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
             _loopback_up()
     except OSError:
         missing.append(NETWORK)
+        if not read_only_project.scopes_available() and SOCKETS not in missing:
+            missing.append(SOCKETS)  # abstract ones: neither a namespace nor a Landlock scope
     try:
         resource.setrlimit(resource.RLIMIT_FSIZE, (memory_limit, memory_limit))
     except (OSError, ValueError):
@@ -124,9 +146,12 @@ def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
                 [Path(job_dir), Path("/dev/shm"), *map(Path, _WRITABLE_DEVICES)]
             )
         except OSError:
-            missing.append(WRITES)
+            missing += [WRITES, SIGNALS]
+        else:
+            if not read_only_project.scopes_available():
+                missing.append(SIGNALS)
     else:
-        missing.append(WRITES)
+        missing += [WRITES, SIGNALS]
     if not _drop_capabilities():
         missing.append(CAPABILITIES)
     return missing
@@ -190,6 +215,47 @@ def _hide_environments() -> bool:
             # A process that ended since it was listed has nothing left to read.
             failed += os.path.exists(f"/proc/{entry}/environ")
     return failed == 0
+
+
+def _cover_path_sockets() -> bool:
+    """Cover every socket file bound now (``/proc/net/unix``) with ``/dev/null``; a connection to
+    one is then refused. False where one that exists could not be covered."""
+    try:
+        table = Path("/proc/net/unix").read_text(encoding="utf-8", errors="replace").splitlines()[1:]
+    except OSError:
+        return False
+    paths = {fields[7] for fields in (line.split(None, 7) for line in table) if len(fields) == 8}
+    failed = 0
+    for path in sorted(p for p in paths if p.startswith("/")):
+        try:
+            if stat.S_ISSOCK(os.stat(path).st_mode):
+                _mount("/dev/null", path, None, _MS_BIND)
+        except OSError:
+            failed += os.path.exists(path) and os.access(path, os.W_OK)  # reachable, yet not covered
+    return failed == 0
+
+
+def _hide_secrets(project: str | None) -> bool:
+    """Password hashes, root's home and the project's ``.git``: covered where they exist."""
+    hidden_folder = "size=4k,mode=000"
+    covers = [("/etc/shadow", None), ("/etc/gshadow", None)]
+    needed = [project or os.getcwd(), sys.prefix, sys.base_prefix, sys.executable]
+    if not any(Path(place).resolve().is_relative_to("/root") for place in needed):
+        covers.append(("/root", hidden_folder))
+    if project is not None:
+        covers.append((os.path.join(project, ".git"), hidden_folder))
+    hidden = True
+    for path, folder in covers:
+        if not os.path.lexists(path):
+            continue
+        try:
+            if folder is None or not os.path.isdir(path):
+                _mount("/dev/null", path, None, _MS_BIND)
+            else:
+                _mount("tmpfs", path, "tmpfs", _MS_NOSUID | _MS_NODEV, folder)
+        except OSError:
+            hidden = False
+    return hidden
 
 
 def _loopback_up() -> None:
