@@ -175,6 +175,12 @@ FORGES_ITS_END = """
     os.kill(os.getpid(), signal.SIGSEGV)
 """
 
+# Its pattern backtracks for minutes on its own message: searched under the snippet's timeout.
+BACKTRACKS_IN_ITS_MATCH = """
+    # docexec: raises=ValueError match="(a+)+$" timeout=1
+    raise ValueError("a" * 40 + "b")
+"""
+
 pytestmark = pytest.mark.skipif(not fork_is_available(), reason="the warm servers need fork")
 
 
@@ -209,6 +215,7 @@ def batch(module_project, tmp_path_factory):
         "forges_its_figures.py": FORGES_ITS_FIGURES,
         "shows_too_many_figures.py": SHOWS_TOO_MANY_FIGURES,
         "forges_its_end.py": FORGES_ITS_END,
+        "backtracks_in_its_match.py": BACKTRACKS_IN_ITS_MATCH,
     }
     (module_project.root / "README.md").write_text("# A project\n")
     paths = [module_project.snippet(name, code) for name, code in snippets.items()]
@@ -324,6 +331,11 @@ def test_an_end_the_snippet_wrote_itself_does_not_make_a_crash_a_pass(batch):
     result = batch["forges_its_end.py"]
     assert result.status == Status.FAILED
     assert result.failure.startswith("snippets/forges_its_end.py: the process was killed by SIGSEGV")
+
+
+def test_a_declared_match_is_searched_under_the_snippets_timeout(batch):
+    result = batch["backtracks_in_its_match.py"]
+    assert result.failure == "snippets/backtracks_in_its_match.py: timed out after 1 s and was killed"
 
 
 def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):

@@ -247,6 +247,7 @@ class Engine:
                 scratch=scratch,
                 index=index,
                 network=decl.network,
+                match=decl.match,
             )
             by_job_dir[job.job_dir] = (path, decl, key)
             to_run.append(job)

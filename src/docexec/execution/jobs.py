@@ -28,6 +28,9 @@ class Job:
     home: str
     tmp: str
     network: bool = False  # declared: loopback between its own processes
+    # The declared ``match=`` pattern: searched in the message inside the snippet's process, under
+    # its timeout, never in the engine (a pattern can backtrack for minutes).
+    match: str | None = None
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -72,6 +75,7 @@ def new_job(
     scratch: Path,
     index: int,
     network: bool = False,
+    match: str | None = None,
 ) -> Job:
     """A job with an empty working folder, home and temporary folder for the snippet."""
     job_dir = scratch / f"job-{index}"
@@ -91,6 +95,7 @@ def new_job(
         home=str(folders["home"]),
         tmp=str(folders["tmp"]),
         network=network,
+        match=match,
     )
 
 

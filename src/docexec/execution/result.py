@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import enum
 import json
-import re
 import signal
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -220,6 +219,7 @@ def assemble(
     ended = False
     dropped = 0
     figures_kept, figure_bytes, figures_dropped = 0, 0, 0
+    matched = False  # the declared match=, as searched in the snippet's process
     exec_seconds = 0.0
     events_file = job_dir / EVENTS_FILE
     malformed = 0
@@ -261,6 +261,7 @@ def assemble(
                 exception = _cleaned(
                     SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)})
                 )
+                matched = event.get("matched") is True
             elif kind == "dropped":
                 dropped += int(event["chars"])
             elif kind == "end":
@@ -294,7 +295,7 @@ def assemble(
     )
     # Only a process that exited 0 ran to its end: an "end" the snippet wrote itself before it
     # crashed does not make a crash a pass.
-    verdict = _judge(path, report, ended and report.exit_code == 0, exception, declarations)
+    verdict = _judge(path, report, ended and report.exit_code == 0, exception, declarations, matched)
     if refusals and not verdict:
         verdict = Reason.UNSAFE_OUTPUT, f"{path}: " + "; ".join(refusals)
     if verdict:
@@ -364,7 +365,12 @@ def _append_stream(cell: Cell, name: str, text: str) -> None:
 
 
 def _judge(
-    path: str, report: Report, ended: bool, exception: SnippetException | None, declarations: Declarations
+    path: str,
+    report: Report,
+    ended: bool,
+    exception: SnippetException | None,
+    declarations: Declarations,
+    matched: bool = False,
 ) -> tuple[Reason, str] | None:
     """None when the run is what the snippet declared; otherwise why not, in words naming file:line."""
     if report.server_lost:
@@ -431,7 +437,7 @@ def _judge(
             f"{where}: expected {expected}, but it raised {exception.type}: "
             f"{exception.message}\n{exception.traceback}"
         )
-    if declarations.match and not re.search(declarations.match, exception.message):
+    if declarations.match and not matched:
         return Reason.RAISED, (
             f"{where}: {exception.type} was raised, but its message does not match "
             f"{declarations.match!r}: {exception.message!r}"

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import wrapt
 
-from docexec.execution import process_tree
+from docexec.execution import process_tree, published
 from docexec.execution.jobs import Job
 from docexec.sandbox import capture, environment, restrictions
 from docexec.sandbox.seeding import seed_everything
@@ -105,7 +105,10 @@ def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
             exec(code, namespace)  # noqa: S102 - executing the snippet is the point
         except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt are reported too
             _flush_figures(log, index)
-            log.event({"event": "exception", "cell": index, **describe_exception(error, relpath)})
+            raised = describe_exception(error, relpath)
+            if job.match is not None:  # here, under the snippet's timeout
+                raised["matched"] = re.search(job.match, published.plain_text(raised["message"])) is not None
+            log.event({"event": "exception", "cell": index, **raised})
             break
         _flush_figures(log, index)
     # What `python snippet.py` does when it ends: multiprocessing joins the worker processes
