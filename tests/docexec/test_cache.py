@@ -239,3 +239,26 @@ def test_a_forged_figure_or_control_sequence_in_the_cache_is_never_served(projec
     finally:
         engine.close()
     assert summary.cached == 1 and results[a].output == "drawn\n"
+
+
+def test_an_edit_while_a_snippet_starts_never_stores_one_versions_output_under_the_others_key(
+    project, monkeypatch
+):
+    """The engine reads the source once: the key is taken from it and it is what runs, so an edit
+    between the two (a save in the preview) cannot file the new output under the old key."""
+    from docexec.execution import pool
+
+    path = project.snippet("page/edited_while_it_starts.py", "print('version 1')\n")
+    first_key = project.engine().key(path)
+    start = pool.execute_jobs
+
+    def edit_then_start(*args, **kwargs):  # type: ignore[no-untyped-def]
+        (project.root / path).write_text("print('version 2')\n")
+        return start(*args, **kwargs)
+
+    monkeypatch.setattr(pool, "execute_jobs", edit_then_start)
+    results, _ = project.engine().execute([path], progress=False)
+    assert results[path].output == "version 1\n"
+    monkeypatch.setattr(pool, "execute_jobs", start)
+    stored = project.engine().cache.get(first_key)
+    assert stored is not None and stored.output == "version 1\n"

@@ -181,6 +181,10 @@ BACKTRACKS_IN_ITS_MATCH = """
     raise ValueError("a" * 40 + "b")
 """
 
+PRINTS_INVISIBLE_CHARACTERS = """
+    print("a right-to-left override \\u202e and a zero-width space \\u200b, shown")
+"""
+
 pytestmark = pytest.mark.skipif(not fork_is_available(), reason="the warm servers need fork")
 
 
@@ -216,6 +220,7 @@ def batch(module_project, tmp_path_factory):
         "shows_too_many_figures.py": SHOWS_TOO_MANY_FIGURES,
         "forges_its_end.py": FORGES_ITS_END,
         "backtracks_in_its_match.py": BACKTRACKS_IN_ITS_MATCH,
+        "prints_invisible_characters.py": PRINTS_INVISIBLE_CHARACTERS,
     }
     (module_project.root / "README.md").write_text("# A project\n")
     paths = [module_project.snippet(name, code) for name, code in snippets.items()]
@@ -304,6 +309,11 @@ def test_escape_codes_and_control_characters_never_reach_the_output(batch):
         ("stdout", "red and plain, a bell and a null\n"),
         ("stderr", "100%\n"),  # a redrawn line as it was last drawn
     ]
+
+
+def test_characters_that_reorder_or_hide_text_are_shown_as_their_escapes(batch):
+    result = batch["prints_invisible_characters.py"]
+    assert result.output == "a right-to-left override \\u202e and a zero-width space \\u200b, shown\n"
 
 
 def test_a_figure_that_could_run_script_is_refused_naming_the_snippet(batch):

@@ -31,6 +31,8 @@ class Job:
     # The declared ``match=`` pattern: searched in the message inside the snippet's process, under
     # its timeout, never in the engine (a pattern can backtrack for minutes).
     match: str | None = None
+    # The text that runs: read once by the engine, which took the cache key from the same bytes.
+    source: str = ""
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -76,6 +78,7 @@ def new_job(
     index: int,
     network: bool = False,
     match: str | None = None,
+    source: str = "",
 ) -> Job:
     """A job with an empty working folder, home and temporary folder for the snippet."""
     job_dir = scratch / f"job-{index}"
@@ -96,6 +99,7 @@ def new_job(
         tmp=str(folders["tmp"]),
         network=network,
         match=match,
+        source=source,
     )
 
 

@@ -56,12 +56,20 @@ _ESCAPE = re.compile(
     re.VERBOSE,
 )
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Characters that change how text reads without showing themselves: bidirectional overrides and
+# isolates (the same bytes read in another order, "Trojan Source") and zero-width ones. Shown as
+# their escapes, so that what a reader sees is what was printed.
+INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def made_visible(text: str) -> str:
+    return INVISIBLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def plain_text(text: str) -> str:
     """``text`` as a terminal would leave it: escape sequences and control characters removed,
     a line redrawn after a carriage return (a progress bar) kept as last drawn."""
-    text = _CONTROL.sub("", _ESCAPE.sub("", text.replace("\r\n", "\n")))
+    text = made_visible(_CONTROL.sub("", _ESCAPE.sub("", text.replace("\r\n", "\n"))))
     if "\r" not in text:
         return text
     return "\n".join(_last_drawn(line) for line in text.split("\n"))

@@ -87,7 +87,8 @@ def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
 
     os.chdir(job.work_dir)
     relpath = job.path
-    source = Path(job.abs_path).read_text(encoding="utf-8")
+    # As the engine read it for the cache key, not read again; newlines as a text file reads them.
+    source = job.source.replace("\r\n", "\n").replace("\r", "\n")
     # Tracebacks show the snippet's lines although the file is not below the working folder.
     linecache.cache[relpath] = (len(source), None, source.splitlines(keepends=True), relpath)
     sys.argv = [relpath]
