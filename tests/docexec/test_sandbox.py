@@ -29,6 +29,7 @@ READS_ENVIRONMENTS = """
                 pass
     print("environments read:", sum(bool(text) for text in found))
     print("".join(text.decode(errors="replace") for text in found))
+    print("the engine's command line:", open(f"/proc/{engine}/cmdline", "rb").read())
 """
 
 WRITES_OUTSIDE = """
@@ -150,7 +151,7 @@ def batch(request, module_project, listening, machine_sockets):
     (git / "config").write_text(f'[http]\n\textraheader = AUTHORIZATION: basic {SECRET}\n')
     path, abstract = machine_sockets
     snippets = {
-        "reads_environments.py": READS_ENVIRONMENTS,
+        "reads_environments.py": READS_ENVIRONMENTS.replace("{engine}", str(os.getpid())),
         "writes_outside.py": WRITES_OUTSIDE,
         "connects.py": CONNECTS.format(port=listening),
         "connects_declared.py": "    # docexec: network" + CONNECTS.format(port=listening),
@@ -183,6 +184,7 @@ def test_no_environment_of_another_process_can_be_read(batch):
     assert result.status == Status.PASSED, result.failure
     assert SECRET not in result.output
     assert "environments read: 1\n" in result.output  # its own only
+    assert "the engine's command line: b''\n" in result.output
 
 
 def test_writes_are_allowed_in_the_snippets_own_folders_only(batch):

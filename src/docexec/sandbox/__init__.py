@@ -9,10 +9,11 @@ Each restriction, where it is enforced, and how a breach is reported:
 
 - Environment variables: an allow-list (`environment`), set before the snippet starts; what is
   not passed on is simply absent.
-- Other processes' environments hidden, shared memory counted against ``memory=``, no network
-  unless declared, file size limited to ``memory=``, no capabilities: kernel namespaces and limits
-  entered by `restrictions.enter`; a breach is the snippet's own exception (PermissionError,
-  ``OSError: File too large``, a refused connection), shown with its line.
+- Other processes' environments and command lines hidden, shared memory counted against
+  ``memory=``, no network unless declared, file size limited to ``memory=``, no capabilities:
+  kernel namespaces and limits entered by `restrictions.enter`; a breach is the snippet's own
+  exception (PermissionError, ``OSError: File too large``, a refused connection), shown with its
+  line.
 - Writes only in the snippet's own folders: Landlock (`read_only_project`); where the kernel has
   none, the supervisor compares the project before and after (`docexec.execution.project_writes`)
   and fails the result naming the files.

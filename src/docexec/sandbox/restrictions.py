@@ -10,9 +10,10 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
 - ``/dev/shm``: a fresh tmpfs whose size is the snippet's declared memory, so that shared memory
   (torch's DataLoader workers, ``multiprocessing.shared_memory``) counts against it and goes away
   with the snippet instead of staying in the machine's RAM.
-- Other processes' environments: ``/dev/null`` is bind-mounted over ``/proc/<pid>/environ`` of every
-  other process, so that the variables of ``mkdocs build`` and of the shell above it (a CI job's
-  tokens) cannot be read. A process started later than the snippet is not covered; its environment
+- Other processes' environments and command lines: ``/dev/null`` is bind-mounted over
+  ``/proc/<pid>/environ`` and ``cmdline`` of every other process, so that the variables of
+  ``mkdocs build`` and of the shell above it (a CI job's tokens), and a password passed on a
+  command line, cannot be read. A process started later than the snippet is not covered; its environment
   is the engine's scrubbed one (`docexec.sandbox.environment`) where it is a snippet's.
 - Sockets of the machine in the file system (``/var/run/docker.sock``, a desktop's D-Bus): every
   path socket bound when the snippet starts (``/proc/net/unix``) is covered by ``/dev/null``, so
@@ -63,7 +64,7 @@ _SIOCSIFFLAGS = 0x8914
 _IFF_UP, _IFF_LOOPBACK, _IFF_RUNNING = 0x1, 0x8, 0x40
 
 # The names under which a restriction is reported when the machine cannot enforce it.
-ENVIRONMENTS = "other processes' environments hidden"
+ENVIRONMENTS = "other processes' environments and command lines hidden"
 SHARED_MEMORY = "shared memory counted against memory="
 NETWORK = "no network unless declared"
 FILE_SIZE = "file size limited to memory="
@@ -202,18 +203,19 @@ def _own_user_namespace() -> None:
 
 
 def _hide_environments() -> bool:
-    """Cover ``/proc/<pid>/environ`` of every process but this one; False where none could be."""
+    """Cover ``/proc/<pid>/environ`` and ``cmdline`` of every process but this one (a command line
+    may hold a password too); False where one could not be."""
     own = str(os.getpid())
-    hidden = failed = 0
+    failed = 0
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or entry == own:
             continue
-        try:
-            _mount("/dev/null", f"/proc/{entry}/environ", None, _MS_BIND)
-            hidden += 1
-        except OSError:
-            # A process that ended since it was listed has nothing left to read.
-            failed += os.path.exists(f"/proc/{entry}/environ")
+        for part in ("environ", "cmdline"):
+            try:
+                _mount("/dev/null", f"/proc/{entry}/{part}", None, _MS_BIND)
+            except OSError:
+                # A process that ended since it was listed has nothing left to read.
+                failed += os.path.exists(f"/proc/{entry}/{part}")
     return failed == 0
 
 
