@@ -77,6 +77,28 @@ FILLS_SHARED_MEMORY = """
 """
 
 
+FILLS_ITS_FOLDERS = """
+    # docexec: memory=64M
+    import os
+
+    folders = {"work": ".", "home": os.environ["HOME"], "tmp": os.environ["TMPDIR"]}
+    for name, folder in folders.items():  # each file below the limit, together above it
+        with open(os.path.join(folder, "fill.bin"), "wb") as fill:
+            fill.write(bytes(25 << 20))
+        print("wrote 25 MiB in", name)
+"""
+
+SHARED_MEMORY_AND_HEAP = """
+    # docexec: memory=96M
+    import time
+
+    with open("/dev/shm/docexec-held", "wb") as held:  # kept in RAM, mapped by no process
+        held.write(bytes(60 << 20))
+    heap = bytearray(60 << 20)  # each half of it below the limit
+    time.sleep(3)
+    print("both held")
+"""
+
 SIGNALS_OUTSIDE = """
     import os
     import signal
@@ -118,6 +140,12 @@ READS_SECRETS = """
 """
 
 
+def stopped_for_memory(result, limit: str) -> bool:  # type: ignore[no-untyped-def]
+    """Files and shared memory are counted with the snippet's memory: the supervisor may stop it
+    before the file system refuses a write."""
+    return f"exceeded its memory limit of {limit}" in result.failure
+
+
 def needs(restriction: str) -> None:
     if restriction in restrictions.unenforced():
         pytest.skip(f"this machine does not enforce: {restriction}")
@@ -157,6 +185,8 @@ def batch(request, module_project, listening, machine_sockets):
         "connects_declared.py": "    # docexec: network" + CONNECTS.format(port=listening),
         "big_file.py": BIG_FILE,
         "fills_shared_memory.py": FILLS_SHARED_MEMORY,
+        "fills_its_folders.py": FILLS_ITS_FOLDERS,
+        "shared_memory_and_heap.py": SHARED_MEMORY_AND_HEAP,
         "signals_outside.py": SIGNALS_OUTSIDE.format(engine=os.getpid()),
         "reaches_sockets.py": REACHES_SOCKETS.format(path=path, abstract=abstract),
         "reaches_sockets_declared.py": "    # docexec: network" + REACHES_SOCKETS.format(
@@ -209,14 +239,30 @@ def test_a_file_cannot_grow_past_the_declared_memory(batch):
     needs(restrictions.FILE_SIZE)
     result = batch["big_file.py"]
     assert result.status == Status.FAILED
-    assert "OSError: [Errno 27] File too large" in result.failure
+    assert "OSError: [Errno 27] File too large" in result.failure or stopped_for_memory(result, "64 MiB")
 
 
 def test_shared_memory_counts_against_the_declared_memory(batch):
     needs(restrictions.SHARED_MEMORY)
     result = batch["fills_shared_memory.py"]
     assert result.status == Status.FAILED
-    assert "No space left on device" in result.failure
+    assert "No space left on device" in result.failure or stopped_for_memory(result, "64 MiB")
+
+
+def test_what_a_snippet_writes_over_several_files_has_one_limit_its_memory(batch):
+    needs(restrictions.SHARED_MEMORY)
+    result = batch["fills_its_folders.py"]
+    assert result.status == Status.FAILED
+    assert stopped_for_memory(result, "64 MiB"), result.failure
+
+
+def test_shared_memory_counts_with_the_heap(batch):
+    needs(restrictions.SHARED_MEMORY)
+    result = batch["shared_memory_and_heap.py"]
+    assert result.status == Status.FAILED
+    assert result.failure.startswith(
+        "snippets/shared_memory_and_heap.py: exceeded its memory limit of 96 MiB"
+    ), result.failure
 
 
 def test_no_signal_reaches_a_process_outside_the_snippet(batch):

@@ -383,7 +383,8 @@ def _judge(
     if report.memory_exceeded:
         return Reason.OUT_OF_MEMORY, (
             f"{path}: exceeded its memory limit of {size(report.memory_limit)} and was killed "
-            f"(its processes used {size(report.peak_memory)}; declare more with '# docexec: memory=8G')"
+            f"(its processes, shared memory and files held {size(report.peak_memory)}; "
+            "declare more with '# docexec: memory=8G')"
         )
     if report.abandoned:
         return Reason.ENGINE_ERROR, f"{path}: stopped because the engine that ran it went away"

@@ -1,5 +1,6 @@
-"""Watches one running snippet: its time, the memory of all its processes, the output its
-children write to the file descriptors, and whether it wrote into the project."""
+"""Watches one running snippet: its time, the memory of all its processes (with its shared memory
+and the files it wrote), the output its children write to the file descriptors, and whether it
+wrote into the project."""
 
 from __future__ import annotations
 
@@ -16,6 +17,31 @@ from docexec.sandbox.capture import EVENTS_FILE, OutputRecorder, readable
 
 POLL_SECONDS = 0.1  # how often the memory is checked; an allocation may overshoot for this long
 PEAK_SECONDS = 0.5  # how often the peak is measured: the proportional sizes take milliseconds
+
+
+_MOST_ENTRIES = 100_000  # walked in the job's folder per sample; a snippet that makes more is slowed
+
+
+def written_bytes(folder: Path) -> int:
+    """The bytes on disk of the files below ``folder`` (the job's: what the snippet wrote, over
+    any number of files, counts against its memory as what it holds in RAM does)."""
+    total = entries = 0
+    pending = [folder]
+    while pending and entries < _MOST_ENTRIES:
+        try:
+            with os.scandir(pending.pop()) as listing:
+                for entry in listing:
+                    entries += 1
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            pending.append(Path(entry.path))
+                        elif entry.is_file(follow_symlinks=False):
+                            total += entry.stat(follow_symlinks=False).st_blocks * 512
+                    except OSError:
+                        continue  # removed meanwhile
+        except OSError:
+            continue
+    return total
 
 
 @dataclass
@@ -67,7 +93,7 @@ def _supervise(
         # The proportional sizes only where the resident ones (an upper bound) pass the limit.
         if time.monotonic() >= next_peak or process_tree.tree_resident(watched.pid) > limit:
             next_peak = time.monotonic() + PEAK_SECONDS
-            memory = process_tree.tree_memory(watched.pid)
+            memory = process_tree.tree_memory(watched.pid) + written_bytes(Path(job.job_dir))
             peak = max(peak, memory)
             if memory > limit:
                 ending = "memory"
@@ -86,6 +112,9 @@ def _supervise(
     ended_status = watched.end_all()
     if status is None:
         status = ended_status
+    written = written_bytes(Path(job.job_dir))  # once more: files written faster than sampled
+    if ending == "ended" and written > limit:
+        ending, peak = "memory", max(peak, written)
     recorder.finish()
     killed_by = -os.waitstatus_to_exitcode(status) if os.WIFSIGNALED(status) else 0
     oom_kills = max(process_tree.oom_kills() - oom_before, 0) if oom_before >= 0 else 0

@@ -96,6 +96,11 @@ class OutputRecorder:
         self._open()
 
     @property
+    def files(self) -> tuple[str, ...]:
+        """The files it writes: the events and the shared count of the head."""
+        return (str(self._events), str(self._events.with_name(HEAD_COUNT_FILE)))
+
+    @property
     def head_full(self) -> bool:
         """Whether the shared head is full: what is written now goes to the tail only."""
         return self._head_done

@@ -78,8 +78,15 @@ def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
     write ends of the pipes whose read ends ``pipes`` holds."""
     # The allow-list: writes in the job's folder only, no network unless declared, and more
     # (`docexec.sandbox.restrictions`); what the machine cannot enforce is reported by the engine's probe.
-    restrictions.enter(job.job_dir, job.memory_limit, job.network, project=job.root)
-    log = capture.OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)
+    log = capture.OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)  # its files made first
+    restrictions.enter(
+        job.job_dir,
+        job.memory_limit,
+        job.network,
+        project=job.root,
+        own_folders=(job.work_dir, job.home, job.tmp),
+        own_files=log.files,
+    )
     capture.install(log)
     # An empty home and temporary folder of its own, removed with the job's folder.
     os.environ.update(environment.own_folders(job.home, job.tmp))

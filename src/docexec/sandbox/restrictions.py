@@ -9,7 +9,9 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
 - A mount namespace of its own: its mounts below are private to the snippet and end with it.
 - ``/dev/shm``: a fresh tmpfs whose size is the snippet's declared memory, so that shared memory
   (torch's DataLoader workers, ``multiprocessing.shared_memory``) counts against it and goes away
-  with the snippet instead of staying in the machine's RAM.
+  with the snippet instead of staying in the machine's RAM. The supervisor counts what this tmpfs
+  holds, and what the snippet wrote into its folders on disk over any number of files, with the
+  memory of its processes (`docexec.execution.supervisor`): all together stay within ``memory=``.
 - Other processes' environments and command lines: ``/dev/null`` is bind-mounted over
   ``/proc/<pid>/environ`` and ``cmdline`` of every other process, so that the variables of
   ``mkdocs build`` and of the shell above it (a CI job's tokens), and a password passed on a
@@ -28,11 +30,11 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
   processes of the snippet talk to each other (gloo, a TCPStore), nothing else reaches them.
 - ``RLIMIT_FSIZE``: no file the snippet writes may grow beyond its declared memory (a write past it
   fails with ``OSError: File too large``), so a runaway loop cannot fill the disk.
-- Landlock: writes are allowed below the job's folder (its work, home and temporary folders),
-  ``/dev/shm`` and the null devices, and refused everywhere else with PermissionError. Landlock
-  also forbids the snippet to mount or unmount anything. Where the kernel has Landlock's scopes
-  (Linux 6.12), signals too: the snippet's processes may signal one another, not its warm server,
-  the engine or any other process of the user (PermissionError).
+- Landlock: writes are allowed in the job's own folders (its work, home and temporary folders),
+  its record of output, ``/dev/shm`` and the null devices, and refused everywhere else with
+  PermissionError. Landlock also forbids the snippet to mount or unmount anything. Where the
+  kernel has Landlock's scopes (Linux 6.12), signals too: the snippet's processes may signal one
+  another, not its warm server, the engine or any other process of the user (PermissionError).
 - No capabilities: a snippet run as root cannot undo any of this (`_drop_capabilities`).
 
 By hand through ctypes: the standard library has no binding for unshare(2), mount(2) before 3.12,
@@ -65,7 +67,7 @@ _IFF_UP, _IFF_LOOPBACK, _IFF_RUNNING = 0x1, 0x8, 0x40
 
 # The names under which a restriction is reported when the machine cannot enforce it.
 ENVIRONMENTS = "other processes' environments and command lines hidden"
-SHARED_MEMORY = "shared memory counted against memory="
+SHARED_MEMORY = "shared memory and written files counted against memory="
 NETWORK = "no network unless declared"
 FILE_SIZE = "file size limited to memory="
 WRITES = "writes only in the snippet's own folders"
@@ -104,9 +106,18 @@ def _mount(source: str | None, target: str, kind: str | None, flags: int, data: 
     )
 
 
-def enter(job_dir: str, memory_limit: int, network: bool, project: str | None = None) -> list[str]:
+def enter(
+    job_dir: str,
+    memory_limit: int,
+    network: bool,
+    project: str | None = None,
+    own_folders: tuple[str, ...] = (),
+    own_files: tuple[str, ...] = (),
+) -> list[str]:
     """Restrict this process and all it will start; the restrictions that are not in force.
-    ``project``: the project's root, whose ``.git`` is hidden."""
+    ``project``: the project's root, whose ``.git`` is hidden. ``own_folders``: where the snippet
+    may write (its working folder, home and temporary folder); ``own_files``: files of ``job_dir``
+    it may write to (its record of output). Without them, writes are allowed below ``job_dir``."""
     missing: list[str] = []
     if os.geteuid() != 0:
         _own_user_namespace()
@@ -143,8 +154,9 @@ def enter(job_dir: str, memory_limit: int, network: bool, project: str | None = 
         missing.append(FILE_SIZE)
     if read_only_project.available():
         try:
+            writable = [*own_folders, *own_files] if own_folders else [job_dir]
             read_only_project.allow_writes_only_below(
-                [Path(job_dir), Path("/dev/shm"), *map(Path, _WRITABLE_DEVICES)]
+                [*map(Path, writable), Path("/dev/shm"), *map(Path, _WRITABLE_DEVICES)]
             )
         except OSError:
             missing += [WRITES, SIGNALS]
