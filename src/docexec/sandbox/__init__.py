@@ -23,8 +23,9 @@ Each restriction, where it is enforced, and how a breach is reported:
   covered in its mount namespace (`restrictions`); a connection is refused.
 - ``/etc/shadow``, ``/etc/gshadow``, ``/root`` (unless the project or Python lives there) and the
   project's ``.git``: covered in its mount namespace; they read as empty or refused.
-- Time and memory of all its processes together: watched from outside, by the supervisor
-  (`docexec.execution.supervisor`); the result says "timed out" or "exceeded its memory". The
+- Time, and memory of all its processes together with what its ``/dev/shm`` and its folders on
+  disk hold: watched from outside, by the supervisor (`docexec.execution.supervisor`), sampled
+  twice a second; the result says "timed out" or "exceeded its memory". The
   engine keeps its own deadline too (`docexec.execution.pool`): a supervisor that stops
   reporting is killed at the timeout and a grace.
 - What it prints and draws: at most 100,000 characters (head and tail) and 20 figures, 10 MiB
