@@ -181,6 +181,16 @@ BACKTRACKS_IN_ITS_MATCH = """
     raise ValueError("a" * 40 + "b")
 """
 
+# print and os.write in turn, far past the head (60,000 characters): 170,000 characters in all.
+MIXES_PRINT_AND_DESCRIPTOR_WRITES = """
+    import os
+
+    for number in range(1500):
+        print(f"print {number:04d} " + "p" * 44)
+        os.write(1, f"write {number:04d} ".encode() + b"w" * 44 + b"\\n")
+    print("the end")
+"""
+
 PRINTS_INVISIBLE_CHARACTERS = """
     print("a right-to-left override \\u202e and a zero-width space \\u200b, shown")
 """
@@ -221,6 +231,7 @@ def batch(module_project, tmp_path_factory):
         "forges_its_end.py": FORGES_ITS_END,
         "backtracks_in_its_match.py": BACKTRACKS_IN_ITS_MATCH,
         "prints_invisible_characters.py": PRINTS_INVISIBLE_CHARACTERS,
+        "mixes_print_and_descriptor_writes.py": MIXES_PRINT_AND_DESCRIPTOR_WRITES,
     }
     (module_project.root / "README.md").write_text("# A project\n")
     paths = [module_project.snippet(name, code) for name, code in snippets.items()]
@@ -309,6 +320,14 @@ def test_escape_codes_and_control_characters_never_reach_the_output(batch):
         ("stdout", "red and plain, a bell and a null\n"),
         ("stderr", "100%\n"),  # a redrawn line as it was last drawn
     ]
+
+
+def test_past_the_head_prints_and_descriptor_writes_keep_their_order_to_the_end(batch):
+    result = batch["mixes_print_and_descriptor_writes.py"]
+    assert result.status == Status.PASSED, result.failure
+    last = result.output.splitlines()[-201:]
+    expected = [f"{kind} {n:04d} " + kind[0] * 44 for n in range(1400, 1500) for kind in ("print", "write")]
+    assert last == [*expected, "the end"]
 
 
 def test_characters_that_reorder_or_hide_text_are_shown_as_their_escapes(batch):
