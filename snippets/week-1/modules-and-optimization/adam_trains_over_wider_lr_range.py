@@ -4,13 +4,13 @@ import matplotlib.pyplot as plt
 import torch
 from torch import nn
 
-torch.manual_seed(0)
+SEED = torch.initial_seed()
 x = torch.randn(128, 8)
 y = torch.tanh(x @ torch.randn(8, 1))  # a smooth target to regress
 
 
 def new_net() -> nn.Sequential:
-    torch.manual_seed(1)  # every run starts from the same weights
+    torch.manual_seed(SEED + 1)  # every run starts from the same weights
     return nn.Sequential(nn.Linear(8, 256), nn.ReLU(), nn.Linear(256, 1))
 
 

@@ -3,13 +3,13 @@ import torch
 from torch import nn
 
 WIDTH, DEPTH = 256, 12
-torch.manual_seed(0)
+SEED = torch.initial_seed()
 x = torch.randn(512, WIDTH)
 
 
 def variance_per_layer(init) -> list[float]:
     """Pre-activation variance after each Linear of a deep ReLU stack."""
-    torch.manual_seed(1)
+    torch.manual_seed(SEED + 1)
     h, variances = x, []
     for _ in range(DEPTH):
         layer = nn.Linear(WIDTH, WIDTH, bias=False)  # weights only

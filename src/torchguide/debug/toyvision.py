@@ -161,7 +161,7 @@ def train_tiny_cnn(
     steps: int = 150,
     batch_size: int = 32,
     lr: float = 0.02,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> TinyCNN:
     """Fit a fresh ``TinyCNN`` with Adam on random mini-batches; the same seed gives the same model.
 
@@ -171,7 +171,8 @@ def train_tiny_cnn(
         steps: Optimizer steps.
         batch_size: Samples per step, drawn with replacement.
         lr: Adam's learning rate.
-        seed: Seeds the initial weights and the batch order.
+        seed: Seeds the initial weights and the batch order; by default torch's current seed
+            (``torch.initial_seed()``), so a run seeded otherwise trains another model.
 
     Returns:
         The trained model, in eval mode.
@@ -186,6 +187,8 @@ def train_tiny_cnn(
       assert accuracy > 0.9 and not model.training
       ```
     """
+    if seed is None:
+        seed = torch.initial_seed()
     with torch.random.fork_rng(devices=[]):  # seeds the weights without touching the caller's RNG
         torch.manual_seed(seed)
         model = TinyCNN()

@@ -18,7 +18,6 @@ show("log(softmax(logits))", log_of_softmax)
 show("log_softmax(logits)", F.log_softmax(logits, dim=0))
 
 # sqrt(negative): a variance E[x^2] - E[x]^2 that rounding made < 0
-torch.manual_seed(0)
 # --8<-- [start:gist]
 x = 1000 + 0.01 * torch.randn(1000)
 by_formula = (x * x).mean() - x.mean() ** 2

@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from torch import nn
 from torchguide.debug.numerics import overfit_one_batch
 
-torch.manual_seed(0)
+SEED = torch.initial_seed()
 batch = torch.randn(64, 20), torch.randint(0, 4, (64,))  # random labels
 
 
@@ -34,7 +34,7 @@ class Net(nn.Module):
 # --8<-- [start:gist]
 results = {}
 for bug in ["", "detached body", "frozen first layer", "softmax before CE"]:
-    torch.manual_seed(1)
+    torch.manual_seed(SEED + 1)
     result = overfit_one_batch(Net(bug), batch, F.cross_entropy, steps=150)
     results[bug or "healthy"] = result
     print(f"{bug or 'healthy':<19} {result.verdict}")

@@ -3,7 +3,6 @@ import math
 import torch
 import torch.nn.functional as F
 
-torch.manual_seed(0)
 x = torch.randn(256, 8)
 
 

@@ -1,0 +1,88 @@
+"""A snippet's randomness comes from the engine's seed (`docexec run --seed N`), never from a literal.
+
+The engine seeds `random`, numpy and torch before a snippet runs; a snippet that seeds again with a
+literal (`torch.manual_seed(0)`) prints the same draw under every seed, so `make seeds` could not
+fail a claim that held for one draw only. A snippet that needs another stream derives it from the
+engine's: `torch.manual_seed(torch.initial_seed() + 1)`. A literal stays only where a fixed draw is
+the point of the page, said on its line: `# fixed seed: why`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from docexec.execution.engine import Engine
+
+ROOT = Path(__file__).resolve().parents[2]
+# Functions and classes whose first argument is a seed, and the keyword that names one.
+SEEDING = {"manual_seed", "manual_seed_all", "seed", "default_rng", "RandomState", "SeedSequence", "Random"}
+SEED_KEYWORDS = {"seed", "random_state"}
+REASON = re.compile(r"#\s*fixed seed:\s*\S")
+
+
+def _name(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _is_literal(node: ast.expr) -> bool:
+    """A number written in the code, or arithmetic on numbers only (``2 ** 31 - 1``)."""
+    return all(
+        isinstance(part, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop))
+        for part in ast.walk(node)
+    ) and any(isinstance(part, ast.Constant) and isinstance(part.value, int) for part in ast.walk(node))
+
+
+def literal_seeds(source: str) -> list[tuple[int, str]]:
+    """(line, code) of each call that seeds with a literal and does not say why on its lines."""
+    lines = source.splitlines()
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        seeds = [keyword.value for keyword in node.keywords if keyword.arg in SEED_KEYWORDS]
+        if _name(node.func) in SEEDING and node.args:
+            seeds.append(node.args[0])
+        if not any(_is_literal(seed) for seed in seeds):
+            continue
+        span = lines[node.lineno - 1 : node.end_lineno]
+        if not any(REASON.search(line) for line in span):
+            found.append((node.lineno, ast.get_source_segment(source, node) or ""))
+    return found
+
+
+def test_the_lint_finds_literal_seeds_and_accepts_derived_or_explained_ones():
+    source = (
+        "import numpy as np, torch\n"
+        "torch.manual_seed(0)\n"
+        "g = torch.Generator().manual_seed(2 ** 10)\n"
+        "rng = np.random.default_rng(seed=3)\n"
+        "data = make(600, seed=1)\n"
+        "torch.manual_seed(torch.initial_seed() + 1)\n"
+        "rng = np.random.default_rng(torch.initial_seed())\n"
+        "fixed = make(8, seed=0)  # fixed seed: the page shows these eight images\n"
+        "x = torch.randn(3)\n"
+    )
+    assert [line for line, _ in literal_seeds(source)] == [2, 3, 4, 5]
+
+
+ENGINE = Engine(ROOT)
+
+
+@pytest.mark.parametrize("snippet", ENGINE.all_snippets())
+def test_snippets_draw_from_the_engines_seed(snippet):
+    if ENGINE.declarations(snippet).cuda:
+        # Its output is recorded once on a GPU (recordings/); no CPU run, seeded or not, replays it.
+        pytest.skip("a CUDA snippet: run on a GPU and recorded, never under `make seeds`")
+    found = literal_seeds((ROOT / snippet).read_text(encoding="utf-8"))
+    assert not found, (
+        f"{snippet} seeds with a literal, so every `--seed` prints the same draw:\n"
+        + "\n".join(f"  line {line}: {code}" for line, code in found)
+        + "\nderive it from the engine's seed (`torch.initial_seed()`), or say why on its line: "
+        "`# fixed seed: why`"
+    )
