@@ -15,9 +15,18 @@ from pathlib import Path
 
 import pytest
 
+from docexec import config
 from docexec.execution.engine import Engine
+from docexec.execution.result import Status
 
 ROOT = Path(__file__).resolve().parents[2]
+# One snippet for each way a draw reaches a snippet: torch's global generator, Python's `random`
+# (a library's seed= argument), and a torch.Generator derived from torch.initial_seed().
+SAMPLE = [
+    "snippets/how-this-site-works/one_training_step.py",
+    "snippets/week-2/day-6/formats-and-failures/webdataset_shuffle_is_local.py",
+    "snippets/week-2/day-6/datasets-and-loaders/shuffle_true_reorders_every_epoch.py",
+]
 # Functions and classes whose first argument is a seed, and the keyword that names one.
 SEEDING = {"manual_seed", "manual_seed_all", "seed", "default_rng", "RandomState", "SeedSequence", "Random"}
 SEED_KEYWORDS = {"seed", "random_state"}
@@ -86,3 +95,16 @@ def test_snippets_draw_from_the_engines_seed(snippet):
         + "\nderive it from the engine's seed (`torch.initial_seed()`), or say why on its line: "
         "`# fixed seed: why`"
     )
+
+
+@pytest.mark.site_build  # it runs snippets, like a build; `make quick` leaves it out
+def test_another_seed_prints_other_numbers():
+    settings = config.from_environment(ROOT)
+    outputs = {}
+    for seed in (0, 1):
+        results, _ = Engine(ROOT, settings.replace(seed=seed)).execute(SAMPLE, progress=False)
+        failed = [path for path in SAMPLE if results[path].status != Status.PASSED]
+        assert not failed, f"failed under seed {seed}: {failed}"
+        outputs[seed] = {path: results[path].output for path in SAMPLE}
+    same = [path for path in SAMPLE if outputs[0][path] == outputs[1][path]]
+    assert not same, f"`--seed 1` printed what seed 0 printed: {same}"
