@@ -39,25 +39,42 @@ def _name(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def _is_literal(node: ast.expr) -> bool:
-    """A number written in the code, or arithmetic on numbers only (``2 ** 31 - 1``)."""
+def _is_literal(node: ast.expr, constants: frozenset[str] = frozenset()) -> bool:
+    """A number written in the code, arithmetic on numbers only (``2 ** 31 - 1``), or a name the
+    module binds to one (``SEED = 0``)."""
+    if isinstance(node, ast.Name):
+        return node.id in constants
     return all(
-        isinstance(part, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop))
+        isinstance(part, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.expr_context))
+        or isinstance(part, ast.Name) and part.id in constants
         for part in ast.walk(node)
-    ) and any(isinstance(part, ast.Constant) and isinstance(part.value, int) for part in ast.walk(node))
+    ) and any(isinstance(part, (ast.Constant, ast.Name)) for part in ast.walk(node))
+
+
+def _constant_names(tree: ast.Module) -> frozenset[str]:
+    """Module-level names assigned a literal number: ``SEED = 0``."""
+    return frozenset(
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign) and _is_literal(node.value)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    )
 
 
 def literal_seeds(source: str) -> list[tuple[int, str]]:
     """(line, code) of each call that seeds with a literal and does not say why on its lines."""
     lines = source.splitlines()
+    tree = ast.parse(source)
+    constants = _constant_names(tree)
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         seeds = [keyword.value for keyword in node.keywords if keyword.arg in SEED_KEYWORDS]
         if _name(node.func) in SEEDING and node.args:
             seeds.append(node.args[0])
-        if not any(_is_literal(seed) for seed in seeds):
+        if not any(_is_literal(seed, constants) for seed in seeds):
             continue
         span = lines[node.lineno - 1 : node.end_lineno]
         if not any(REASON.search(line) for line in span):
@@ -76,8 +93,10 @@ def test_the_lint_finds_literal_seeds_and_accepts_derived_or_explained_ones():
         "rng = np.random.default_rng(torch.initial_seed())\n"
         "fixed = make(8, seed=0)  # fixed seed: the page shows these eight images\n"
         "x = torch.randn(3)\n"
+        "SEED = 7\n"
+        "torch.manual_seed(SEED + 1)\n"
     )
-    assert [line for line, _ in literal_seeds(source)] == [2, 3, 4, 5]
+    assert [line for line, _ in literal_seeds(source)] == [2, 3, 4, 5, 11]
 
 
 ENGINE = Engine(ROOT)

@@ -158,7 +158,7 @@ def train_tiny_cnn(
     images: torch.Tensor,
     labels: torch.Tensor,
     *,
-    steps: int = 150,
+    steps: int = 300,
     batch_size: int = 32,
     lr: float = 0.02,
     seed: int | None = None,
@@ -168,7 +168,8 @@ def train_tiny_cnn(
     Args:
         images: ``(n, 1, 16, 16)`` training images.
         labels: ``(n,)`` class indices.
-        steps: Optimizer steps.
+        steps: Optimizer steps; the default gives over 90 % test accuracy on ``bar_images`` for
+            each of ten seeds (92 to 99 %; 150 steps gave 69 to 99 %).
         batch_size: Samples per step, drawn with replacement.
         lr: Adam's learning rate.
         seed: Seeds the initial weights and the batch order; by default torch's current seed

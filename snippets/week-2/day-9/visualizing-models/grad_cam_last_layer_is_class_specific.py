@@ -25,6 +25,7 @@ for name, layer in [("first block (16x16)", model.features[1]),
 
 (first_near, first_other), (last_near, last_other) = results.values()
 # --8<-- [start:gist]
-assert first_near > last_near  # the early maps are sharper ...
-assert last_other < first_other / 3  # ... but much less class-specific
+# for a wrong class the first block keeps much of the heat, the last little
+# (21-80% against 4-15% over 8 seeds)
+assert last_other < first_other / 3
 # --8<-- [end:gist]

@@ -12,7 +12,7 @@ SEED = torch.initial_seed()
 # noise + one bar; its orientation is the class
 train = bar_images(600, seed=SEED)
 test = bar_images(300, seed=SEED + 1)
-model = train_tiny_cnn(train.images, train.labels)  # 150 Adam steps
+model = train_tiny_cnn(train.images, train.labels)  # 300 Adam steps
 # --8<-- [end:gist]
 print(model)
 
