@@ -62,11 +62,31 @@ def _constant_names(tree: ast.Module) -> frozenset[str]:
     )
 
 
+def _unseeded_generators(tree: ast.Module) -> set[ast.Call]:
+    """``torch.Generator()`` not seeded in the same expression (it starts from torch's fixed default
+    seed, whatever the engine's), and numpy's ``default_rng()`` with no seed (the OS's entropy)."""
+    seeded = {
+        id(node.func.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "manual_seed"
+    }
+    return {
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and not node.args and not node.keywords
+        and (_name(node.func) == "Generator" and id(node) not in seeded or _name(node.func) == "default_rng")
+    }
+
+
 def literal_seeds(source: str) -> list[tuple[int, str]]:
-    """(line, code) of each call that seeds with a literal and does not say why on its lines."""
+    """(line, code) of each call that seeds with a literal, or makes a generator the engine's seed
+    does not reach, and does not say why on its lines."""
     lines = source.splitlines()
     tree = ast.parse(source)
     constants = _constant_names(tree)
+    unseeded = _unseeded_generators(tree)
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -74,12 +94,12 @@ def literal_seeds(source: str) -> list[tuple[int, str]]:
         seeds = [keyword.value for keyword in node.keywords if keyword.arg in SEED_KEYWORDS]
         if _name(node.func) in SEEDING and node.args:
             seeds.append(node.args[0])
-        if not any(_is_literal(seed, constants) for seed in seeds):
+        if node not in unseeded and not any(_is_literal(seed, constants) for seed in seeds):
             continue
         span = lines[node.lineno - 1 : node.end_lineno]
         if not any(REASON.search(line) for line in span):
             found.append((node.lineno, ast.get_source_segment(source, node) or ""))
-    return found
+    return sorted(found)
 
 
 def test_the_lint_finds_literal_seeds_and_accepts_derived_or_explained_ones():
@@ -95,8 +115,11 @@ def test_the_lint_finds_literal_seeds_and_accepts_derived_or_explained_ones():
         "x = torch.randn(3)\n"
         "SEED = 7\n"
         "torch.manual_seed(SEED + 1)\n"
+        "g = torch.Generator()\n"
+        "rng = np.random.default_rng()\n"
+        "g = torch.Generator().manual_seed(torch.initial_seed())\n"
     )
-    assert [line for line, _ in literal_seeds(source)] == [2, 3, 4, 5, 11]
+    assert [line for line, _ in literal_seeds(source)] == [2, 3, 4, 5, 11, 12, 13]
 
 
 ENGINE = Engine(ROOT)
