@@ -16,7 +16,7 @@ def worker(rank, queue, seed):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD)
-    torch.manual_seed(seed)  # a spawned rank starts unseeded
+    torch.manual_seed(seed)  # the engine seeded the parent, not the ranks
     model = nn.Sequential(*[nn.Linear(256, 256) for _ in range(4)])
     # --8<-- [start:gist]
     # a bucket closes once it holds bucket_cap_mb MiB (default 25); each

@@ -25,7 +25,7 @@ def worker(rank, queue, seed):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD)
-    torch.manual_seed(seed)  # a spawned rank starts unseeded
+    torch.manual_seed(seed)  # the engine seeded the parent, not the ranks
     model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 6))
     mesh = init_device_mesh("cpu", (WORLD,))
     # --8<-- [start:gist]

@@ -18,7 +18,7 @@ def worker(rank, queue, seed):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD)
-    torch.manual_seed(seed)  # a spawned rank starts unseeded
+    torch.manual_seed(seed)  # the engine seeded the parent, not the ranks
     model = nn.Linear(4, 6)
     # --8<-- [start:gist]
     fully_shard(model, mesh=init_device_mesh("cpu", (WORLD,)))

@@ -17,7 +17,7 @@ def worker(rank, started, queue, seed):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD, timeout=timedelta(seconds=5))
-    torch.manual_seed(seed)  # a spawned rank starts unseeded
+    torch.manual_seed(seed)  # the engine seeded the parent, not the ranks
     model = DistributedDataParallel(nn.Linear(4, 1))
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     # --8<-- [start:gist]
