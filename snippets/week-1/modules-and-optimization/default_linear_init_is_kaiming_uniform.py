@@ -13,7 +13,6 @@ w = torch.empty(512, fan_in)
 nn.init.kaiming_uniform_(w, a=math.sqrt(5))
 bound = 1 / math.sqrt(fan_in)
 b = torch.empty(512).uniform_(-bound, bound)
-
 assert torch.equal(layer.weight, w) and torch.equal(layer.bias, b)
 # --8<-- [end:gist]
 print("weight == kaiming_uniform_(a=sqrt(5)):", torch.equal(layer.weight, w))

@@ -27,8 +27,8 @@ def run(seed):  # two epochs; the loader's generator makes the worker seeds
 # --8<-- [end:gist]
 
 
+base = torch.initial_seed()  # the engine's seed: docexec run --seed N
 # --8<-- [start:gist]
-base = torch.initial_seed()
 first, again, other = run(base), run(base), run(base + 1)
 draws = [x for epoch in first for _, x in epoch]
 seeds = [s for epoch in first for s, _ in epoch]
