@@ -183,7 +183,7 @@ def train_tiny_cnn(
       from torchguide.debug.toyvision import bar_images, train_tiny_cnn
 
       train, test = bar_images(600, seed=0), bar_images(200, seed=1)
-      model = train_tiny_cnn(train.images, train.labels)
+      model = train_tiny_cnn(train.images, train.labels, seed=0)
       accuracy = (model(test.images).argmax(1) == test.labels).float().mean()
       assert accuracy > 0.9 and not model.training
       ```
