@@ -23,6 +23,8 @@ SOURCES = {
     "Review": range(1, 16),
 }
 MAX_QUESTIONS_PER_PAGE = 6
+# What a candidate says in about 30 seconds; the details belong to the answer below the box.
+MAX_SHORT_ANSWER_WORDS = 80
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\"])")
 
 
@@ -71,6 +73,15 @@ def test_each_question_starts_with_a_short_answer_of_two_to_four_sentences(root)
         assert "](" not in question.short_answer and "%run" not in question.short_answer, (
             f"{question.url}: a short answer holds no links or snippets (it is also a flash card)"
         )
+
+
+def test_each_short_answer_can_be_said_in_about_thirty_seconds(root):
+    long = {
+        question.url: count
+        for question in questions(root)
+        if (count := len(plain_text(question.short_answer).split())) > MAX_SHORT_ANSWER_WORDS
+    }
+    assert not long, f"short answers over {MAX_SHORT_ANSWER_WORDS} words (as the reader sees them): {long}"
 
 
 def test_no_page_holds_more_than_six_questions(root):
