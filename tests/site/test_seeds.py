@@ -127,9 +127,7 @@ ENGINE = Engine(ROOT)
 
 @pytest.mark.parametrize("snippet", ENGINE.all_snippets())
 def test_snippets_draw_from_the_engines_seed(snippet):
-    if ENGINE.declarations(snippet).cuda:
-        # Its output is recorded once on a GPU (recordings/); no CPU run, seeded or not, replays it.
-        pytest.skip("a CUDA snippet: run on a GPU and recorded, never under `make seeds`")
+    # CUDA snippets too: a GPU machine runs them under `docexec run --seed N` like any other.
     found = literal_seeds((ROOT / snippet).read_text(encoding="utf-8"))
     assert not found, (
         f"{snippet} seeds with a literal, so every `--seed` prints the same draw:\n"
