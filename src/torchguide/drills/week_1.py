@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 from hypothesis import strategies as st
 
-from torchguide.drills.framework import Case, Drill, Mismatch, expect_tensor, shape_text
+from torchguide.drills.framework import Case, Drill, Forbidden, Mismatch, expect_tensor, shape_text
 
 # --- contiguous_from_strides --------------------------------------------------------------------
 
@@ -91,6 +91,7 @@ CONTIGUOUS_FROM_STRIDES = Drill(
     named_cases=_contiguity_named,
     generated=_contiguity_generated(),
     compare=_contiguity_compare,
+    forbidden=Forbidden(any_torch=True, instead="the drill asks for the answer from the two tuples alone"),
 )
 
 
@@ -227,6 +228,10 @@ STABLE_BCE_WITH_LOGITS = Drill(
     named_cases=_bce_named,
     generated=_bce_generated(),
     compare=_bce_compare,
+    forbidden=Forbidden(
+        torch_functions=frozenset({"binary_cross_entropy_with_logits", "binary_cross_entropy"}),
+        instead="the drill asks you to write the loss from elementwise operations",
+    ),
     tolerance=f"rtol={BCE_RTOL:g}, atol={BCE_ATOL:g}",
 )
 
@@ -337,6 +342,7 @@ MICRO_BATCH_ACCUMULATION = Drill(
     named_cases=_accumulation_named,
     generated=_accumulation_generated(),
     compare=_accumulation_compare,
+    may_change=frozenset({"grad"}),  # the task is to leave gradients in .grad
     adapter=_with_stale_grads_watched,
     tolerance=f"rtol={ACCUMULATION_RTOL:g}, atol={ACCUMULATION_ATOL:g}",
 )
@@ -810,6 +816,9 @@ VIEW_STRIDES = Drill(
     named_cases=_view_named,
     generated=_view_generated(),
     compare=_view_compare,
+    forbidden=Forbidden(
+        any_torch=True, instead="the drill asks for the strides from the tuples alone, no tensor"
+    ),
 )
 
 DRILLS = [
