@@ -27,6 +27,9 @@ What it does not promise:
   other way, returns a right answer; the containment guards the verdict, not the learning.
 - A "do not use X" rule is watched in the runner, by the drill's adapter; code that sets out to
   hide a call from it can. The checker sees what the adapter reports.
+- It is not a boundary against code that attacks the checker's process through the kernel: a
+  signal sent to it ends it with a failing status, never a passing one; what more a process of
+  the same user may do (ptrace, where the machine allows it) is the engine sandbox's to refuse.
 - Restrictions the machine cannot enforce are not in force (``python -m docexec.sandbox`` names
   them); the time, output and memory limits are enforced from the checker's side everywhere.
 - In a notebook the reader's kernel is the reader's: `torchguide.drills.check_here` starts a fresh
