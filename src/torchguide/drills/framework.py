@@ -141,7 +141,9 @@ class Drill:
     # adapter(function) returns that call (a sharding drill calls the function once per worker).
     adapter: Callable[[Callable], Callable] | None = None
     # What the task lets the function change in its arguments: "grad", "requires_grad", "mode".
-    may_change: frozenset[str] = frozenset()
+    # A model's train/eval mode by default: model.eval() in a function that evaluates is common
+    # practice; a drill whose task speaks of the mode says so by leaving "mode" out.
+    may_change: frozenset[str] = frozenset({"mode"})
     forbidden: Forbidden | None = None  # what the task says not to use
 
     def __post_init__(self):

@@ -340,7 +340,7 @@ MICRO_BATCH_ACCUMULATION = Drill(
     named_cases=_accumulation_named,
     generated=_accumulation_generated(),
     compare=_accumulation_compare,
-    may_change=frozenset({"grad"}),  # the task is to leave gradients in .grad
+    may_change=frozenset({"grad", "mode"}),  # the task is to leave gradients in .grad
     adapter=_with_stale_grads_watched,
     tolerance=f"rtol={ACCUMULATION_RTOL:g}, atol={ACCUMULATION_ATOL:g}",
 )
