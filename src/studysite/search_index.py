@@ -27,6 +27,8 @@ import json
 import re
 from pathlib import Path
 
+from studysite.questions import ASKED_AS_LABEL, NOT_IN_NOTES_LABEL
+
 # The opening tag of every preformatted block and of a code block's title.
 UNINDEXED = re.compile(r"<(pre|span class=\"filename\")(?=[\s>])")
 # A page's entry matching as well as one of its sections is scored 1 + (1 + share)² against
@@ -39,9 +41,13 @@ SUPPORTING_PAGE_BOOST = 0.5
 # question it practises.
 DRILL_ANCHOR_PREFIX = "drill-"
 DRILL_BOOST = 0.5
-# A question's text as Material indexes it: the Asked-as paragraph, the short answer's title and its
-# first block (short answers are one paragraph), then the full answer.
-QUESTION_TEXT = re.compile(r"(?s)(<p>Asked as:.*?<p>Short answer</p>\s*<(p|ol|ul)>.*?</\2>)(.*)")
+# A question's text as Material indexes it: the Asked-as paragraph (or the one that says the notes
+# do not ask it), the short answer's title and its first block (short answers are one paragraph),
+# then the full answer.
+QUESTION_TEXT = re.compile(
+    rf"(?s)(<p>(?:{re.escape(ASKED_AS_LABEL)}|{re.escape(NOT_IN_NOTES_LABEL)}):"
+    r".*?<p>Short answer</p>\s*<(p|ol|ul)>.*?</\2>)(.*)"
+)
 # A page's own entry (its introduction) and an API object's (its docstring; mkdocstrings' anchors,
 # and only they, hold a dot) show their first paragraph, after a class's "Bases:" line: the rest
 # goes into ``words`` as a question's full answer does; an API object's other paragraphs (19 KB)

@@ -72,6 +72,16 @@ def test_a_question_keeps_its_short_answer_as_text_and_the_rest_as_words_once(tm
     assert notes["text"] == "<p>The full answer, not a question.</p>" and "words" not in notes
 
 
+def test_a_question_no_note_asks_keeps_its_phrasing_and_short_answer_as_text(tmp_path):
+    text = QUESTION_TEXT.replace("Asked as:", "A common interview question, not in the notes:")
+    text = text.replace(" (Day 1, Q1)", "")
+    path = write_index(tmp_path, [{"location": "views/#view", "title": "What is a view?", "text": text}])
+    reshape(path, {"views/#view"})
+    (question,) = json.loads(path.read_text())["docs"]
+    assert question["text"].startswith("<p>A common interview question, not in the notes:")
+    assert question["text"].endswith("with its base.</p>") and "strides" in question["words"]
+
+
 def test_pages_without_questions_weigh_less_than_questions(tmp_path):
     path = write_index(
         tmp_path,
