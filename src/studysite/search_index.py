@@ -54,6 +54,9 @@ QUESTION_TEXT = re.compile(
 # are left out. Their whole text was a third of the index.
 FIRST_PARAGRAPH = re.compile(r"(?s)(\s*(?:<p>\s*Bases:.*?</p>\s*)?<p>.*?</p>)()(\s*\S.*)")
 TAG = re.compile(r"<[^>]+>")
+# Inline code marks in an entry's text: the result's teaser shows the words plainly, and the marks
+# were 5% of the index (every page's first load carries the index).
+CODE_MARK = re.compile(r"</?code>")
 # lunr's English stop words (lunr.stopWordFilter): the search drops them from queries and the index.
 _STOP_WORDS = """
 a able about across after all almost also am among an and any are as at be because been but by
@@ -105,5 +108,21 @@ def reshape(index_file: Path, question_locations: set[str]) -> None:
             if "." in anchor:  # an API object is found by its name and first paragraph
                 continue
             shown = set(_words(doc["title"] + " " + doc["text"], separator))
-            doc["words"] = " ".join(dict.fromkeys(w for w in _words(split[3], separator) if w not in shown))
-    index_file.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")
+            words = dict.fromkeys(w for w in _words(split[3], separator) if w not in shown)
+            doc["words"] = " ".join(_without_plural_twins(words))
+        doc["text"] = CODE_MARK.sub("", doc["text"])
+    # Written as UTF-8, not as \uXXXX escapes: "·" and "—" take 2 or 3 bytes, not 6.
+    index_file.write_text(json.dumps(index, separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
+
+
+def _without_plural_twins(words: dict[str, None]) -> list[str]:
+    """The words, less each plural whose singular is among them ("gradients", "losses"): lunr's
+    stemmer (Porter's) reduces both to one stem, so the twin finds nothing more and only weighs on
+    the index."""
+
+    def singular(word: str) -> str:
+        if word.endswith("sses"):
+            return word[:-2]
+        return word[:-1] if word.endswith("s") and not word.endswith("ss") else ""
+
+    return [word for word in words if singular(word) not in words]
