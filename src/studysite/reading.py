@@ -20,9 +20,11 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from studysite.questions import ASKED_AS, SOURCE_TAG, Question
+from studysite.questions import ASKED_AS, NOT_IN_NOTES_LABEL, SOURCE_TAG, Question
 
 SOURCES_PAGE = "sources.md"
+# The Sources page's section of the questions that none of the notes asks.
+NOT_IN_NOTES_ANCHOR = "not-in-the-notes"
 REVIEW_PAGE = "review.md"
 # The study notes the questions come from (the project's source documents), by the name a tag uses.
 NOTES = {
@@ -46,8 +48,9 @@ def _relative(target: str, page: str) -> str:
     return posixpath.relpath(target, posixpath.dirname(page) or ".")
 
 
-def sources_page(found: list[Question]) -> str:
-    """The Sources page: each study note, and for each of its numbered questions where it is answered."""
+def sources_page(found: list[Question], page_titles: dict[str, str] | None = None) -> str:
+    """The Sources page: each study note, and for each of its numbered questions where it is
+    answered; then the questions no note asks, each with its page (by its title in ``page_titles``)."""
     cited: dict[str, dict[int, list[Question]]] = {}
     for question in found:
         for source, number in question.sources:
@@ -63,6 +66,13 @@ def sources_page(found: list[Question]) -> str:
         "(all of them are listed under [Corrections](corrections.md)).",
         "",
     ]
+    others = [question for question in found if not question.in_notes]
+    if others:
+        lines += [
+            "Other questions are common in interviews but asked by none of the notes: they say so where",
+            f"the others quote a note, and are [listed apart](#{NOT_IN_NOTES_ANCHOR}), after the notes.",
+            "",
+        ]
     for source in sorted(cited, key=lambda s: (s == "Review", int(s.split()[-1]) if s[-1].isdigit() else 0)):
         lines += [f"## {source} {{ #{source.lower().replace(' ', '-')} }}", "", NOTES.get(source, ""), ""]
         lines += ["| question | answered in |", "| --- | --- |"]
@@ -70,6 +80,20 @@ def sources_page(found: list[Question]) -> str:
             answers = " · ".join(f"[{q.title}]({q.url})" for q in cited[source][number])
             label = f"[Q{number}]({REVIEW_PAGE}#q{number})" if source == "Review" else f"Q{number}"
             lines.append(f'| <span id="{source_anchor(source, number)}"></span>{label} | {answers} |')
+        lines.append("")
+    if others:
+        lines += [f"## Not in the notes {{ #{NOT_IN_NOTES_ANCHOR} }}", ""]
+        lines += [
+            f"Each of these says *{NOT_IN_NOTES_LABEL}* in place of *Asked as*: interviewers",
+            "ask it and none of the notes does. Its answer is proven like the others; there is no",
+            "note's claim to check.",
+            "",
+            "| question | page |",
+            "| --- | --- |",
+        ]
+        for question in others:
+            page = (page_titles or {}).get(question.page, question.page.removesuffix(".md"))
+            lines.append(f"| [{question.title}]({question.url}) | [{page}]({question.page}) |")
         lines.append("")
     return "\n".join(lines)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from studysite.questions import Question, parse, plain_text
+from studysite.questions import ASKED_AS, Question, parse, plain_text
 
 # (source tag, numbers) of every question whose answer has landed.
 SOURCES = {
@@ -84,6 +84,19 @@ def test_each_short_answer_can_be_said_in_about_thirty_seconds(root):
     assert not long, f"short answers over {MAX_SHORT_ANSWER_WORDS} words (as the reader sees them): {long}"
 
 
+def test_a_question_cites_its_notes_or_says_that_none_asks_it(root):
+    # "Asked as" quotes a note, with its tag; a common interview question that no note asks says so
+    # in its place, and quotes the reader's phrasings without a tag.
+    for question in questions(root):
+        if question.in_notes:
+            assert question.sources, f"{question.url}: *Asked as* names no source (Day N, Qn)"
+        else:
+            assert not question.sources, f"{question.url}: cites a note yet says that no note asks it"
+            assert len(phrasings(question.asked_as)) >= 2, (
+                f"{question.url}: quote at least two phrasings a reader would search for"
+            )
+
+
 def test_no_page_holds_more_than_six_questions(root):
     per_page: dict[str, int] = {}
     for question in questions(root):
@@ -148,8 +161,9 @@ def search_index(built_site) -> list[dict]:
 
 
 def phrasings(asked: str) -> list[str]:
-    """The quoted source questions of an *Asked as:* paragraph, without Markdown marks."""
-    chunks = re.split(r"\((?:Day \d+|Review), Q\d+\)", asked.replace("*Asked as:*", ""))
+    """The quoted questions of an *Asked as:* paragraph (or of the one that says no note asks it),
+    without Markdown marks."""
+    chunks = re.split(r"\((?:Day \d+|Review), Q\d+\)|\s·\s", ASKED_AS.sub("", asked, count=1))
     cleaned = [re.sub(r"[`*\\]", "", chunk).strip(' ·\n"') for chunk in chunks]
     return [" ".join(chunk.split()) for chunk in cleaned if chunk]
 

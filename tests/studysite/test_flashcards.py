@@ -157,3 +157,11 @@ def test_the_sites_deck_imports_into_anki_and_passes_its_database_check(built_si
         assert_database_check_passes(collection)
     finally:
         collection.close()
+
+
+def test_a_question_no_note_asks_says_so_on_its_card(tmp_path):
+    page = PAGE.replace("*Asked as:*", "*A common interview question, not in the notes:*").replace(
+        " (Day 1, Q1)", ""
+    )
+    ((_front, asked, _back, _link),) = notes(build_deck(parse(page, "p.md"), SITE, 1.7e9), tmp_path)
+    assert asked == '<p>A common interview question, not in the notes: "What is a view?"</p>'

@@ -93,3 +93,26 @@ def test_a_correction_gives_its_claim_as_the_notes_put_it():
     first, second = parse(text, "p.md")[0].corrections
     assert first.claim == "`.view()` requires the tensor to be contiguous."
     assert second.claim == ""
+
+
+NOT_IN_NOTES = """## Why does a second backward fail? { #retain-graph }
+
+*A common interview question, not in the notes:* "What does `retain_graph=True` do?" ·
+"Trying to backward through the graph a second time?"
+
+/// html | div.answer
+
+!!! short-answer "Short answer"
+    Backward frees the saved tensors. A second one finds them gone.
+
+///
+"""
+
+
+def test_a_question_no_note_asks_says_so_in_place_of_asked_as():
+    (question,) = parse(NOT_IN_NOTES, "week-1/autograd.md")
+    assert question.anchor == "retain-graph" and question.short_answer.startswith("Backward frees")
+    assert not question.in_notes and question.sources == []
+    assert question.asked_as_plain_label.startswith('A common interview question, not in the notes: "What')
+    (cited,) = parse(PAGE, "week-1/memory.md")
+    assert cited.in_notes and cited.asked_as_plain_label.startswith('Asked as: "What is a view?"')

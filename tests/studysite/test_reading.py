@@ -67,3 +67,30 @@ def test_a_page_opens_with_the_list_of_its_questions_and_the_review_page_too():
 
 def test_the_asked_as_text_that_flash_cards_use_has_no_escaped_quote():
     assert FOUND[0].asked_as.startswith('*Asked as:* "What is "a view"?"')
+
+
+def test_the_sources_page_lists_the_questions_no_note_asks_apart_with_their_page():
+    other = parse(
+        '# Graphs\n\n## Backward twice { #retain-graph }\n\n'
+        '*A common interview question, not in the notes:* "retain_graph?"\n\nBody.\n',
+        "week-1/autograd-graphs.md",
+    )
+    html = markdown.markdown(
+        sources_page(FOUND + other, {"week-1/autograd-graphs.md": "The autograd graph"}),
+        extensions=["tables", "attr_list"],
+    )
+    assert '<a href="#not-in-the-notes">listed apart</a>' in html
+    assert html.index('id="review"') < html.index('<h2 id="not-in-the-notes">Not in the notes</h2>')
+    section = html.split('id="not-in-the-notes"')[1]
+    rows = re.findall(r"<tr>\s*<td>(.*?)</td>\s*<td>(.*?)</td>", section)
+    assert rows == [
+        (
+            '<a href="week-1/autograd-graphs.md#retain-graph">Backward twice</a>',
+            '<a href="week-1/autograd-graphs.md">The autograd graph</a>',
+        )
+    ]
+    assert "view-vs-copy" not in section  # a question of the notes stays under its note
+
+
+def test_a_site_whose_questions_all_come_from_the_notes_has_no_such_section():
+    assert "not-in-the-notes" not in sources_page(FOUND)
