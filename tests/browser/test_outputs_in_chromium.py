@@ -276,7 +276,10 @@ def test_the_page_says_once_where_and_when_its_outputs_were_produced(open_page, 
     assert re.search(
         r"produced on a (CPU|CUDA GPU) with torch \S+ and Python \S+, built \d+ \w+ \d{4}\.", text
     )
-    assert page.locator(".docexec-provenance").count() == 0  # outputs repeat nothing the page says
+    # Outputs repeat nothing the page says; only a GPU recording, made elsewhere, says where.
+    assert page.locator(".docexec-provenance:not(.docexec-recorded)").count() == 0
+    for recorded in page.locator(".docexec-recorded").all_inner_texts():
+        assert re.match(r"Recorded on \S.* · torch \S+.* · \d{4}-\d{2}-\d{2}$", recorded), recorded
     assert page.evaluate(
         "() => document.querySelector('article h1').compareDocumentPosition("
         "document.querySelector('.docexec-page-line')) & Node.DOCUMENT_POSITION_FOLLOWING"
@@ -325,12 +328,41 @@ def test_a_lab_downloads_under_any_sub_path(open_page, site_url, sub_path_url, s
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_gpu_snippet_says_in_plain_words_that_it_has_no_output_here(open_page, site_url, scheme):
-    page = open_page(f"{site_url}/{PROVING_GROUND}", 390, scheme)
+def _unrecorded_gpu_snippet_page(root: Path) -> str | None:
+    """The page (its URL path) of a CUDA snippet that has no GPU recording yet, where there is one."""
+    from docexec import recordings
+
+    for page in sorted((root / "docs").rglob("*.md")):
+        for snippet in re.findall(r"^\s*%run (\S+\.py)", page.read_text(encoding="utf-8"), re.MULTILINE):
+            source = root / snippet
+            cuda = source.is_file() and re.search(r"^# docexec:.*\bcuda\b", source.read_text(), re.MULTILINE)
+            if cuda and not recordings.recording_file(root, snippet).is_file():
+                return page.relative_to(root / "docs").with_suffix("").as_posix() + "/"
+    return None
+
+
+def test_a_gpu_snippet_shows_its_recording_labelled_under_its_code(open_page, site_url):
+    page = open_page(f"{site_url}/{PROVING_GROUND}", 390, "light")
+    if "CUDA GPU" in page.locator(".docexec-page-line").inner_text():
+        pytest.skip("this build ran on a GPU: the snippet has its own output")
+    label = page.locator(".docexec-recorded").first
+    assert re.match(r"Recorded on \S.* · torch \S+", label.inner_text())
+    assert page.locator(".admonition", has_text="Needs a GPU").count() == 0
+    clean(page)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_gpu_snippet_without_a_recording_says_in_plain_words_that_it_has_no_output_here(
+    open_page, site_url, root, scheme
+):
+    url = _unrecorded_gpu_snippet_page(root)
+    if url is None:
+        pytest.skip("every CUDA snippet has its GPU recording")
+    page = open_page(f"{site_url}/{url}", 390, scheme)
     if "CUDA GPU" in page.locator(".docexec-page-line").inner_text():
         pytest.skip("this build ran on a GPU: the snippet has its output")
     note = page.locator(".admonition", has_text="Needs a GPU").first
-    text = note.inner_text()
+    text = note.text_content()  # the snippet may sit in a folded box
     assert "not shown" in text and "runner" not in text and "below" not in text
     block = note.evaluate("n => n.previousElementSibling.className")
     assert "docexec-source" in block  # right under the code: no output block in between
