@@ -1,9 +1,10 @@
 """Reads the questions of a page from its Markdown source.
 
 Every question has the shape described in docs/contributing.md: a ``##`` heading with an explicit
-anchor, an *Asked as* paragraph, and an answer block that starts with a ``short-answer`` box and may
-hold ``correction`` boxes. The site (corrections index, review page, flash cards) and the tests read
-pages through this one parser, so they agree on what a question is.
+anchor, an *Asked as* paragraph (or, for a common interview question that no source document asks,
+a *Not in the notes* paragraph in its place), and an answer block that starts with a
+``short-answer`` box and may hold ``correction`` boxes. The site (corrections index, review page,
+flash cards) and the tests read pages through this one parser, so they agree on what a question is.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ import markdown
 from markdown.extensions.toc import slugify
 
 HEADING = re.compile(r"^## (?P<title>.+?) \{ #(?P<anchor>[a-z0-9-]+) \}\s*$")
-ASKED_AS = re.compile(r"^\*Asked as:\*")
+# A question's provenance paragraph: the sources' phrasings with their tags, or the honest mark of a
+# common interview question that none of the source documents asks, with the phrasings it is met in.
+ASKED_AS = re.compile(r"^\*(?:Asked as|Not in the notes):\*")
+NOT_IN_NOTES = "*Not in the notes:*"
 SOURCE_TAG = re.compile(r"\((Day \d+|Review), Q(\d+)\)")
 ADMONITION = re.compile(r'^(?P<indent>[ \t]*)!!! (?P<kind>[\w-]+)(?: "(?P<title>[^"]*)")?\s*$')
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -55,6 +59,17 @@ class Question:
     def sources(self) -> list[tuple[str, int]]:
         """The (source, number) tags of the *Asked as* paragraph: ("Day 1", 3), ("Review", 2)."""
         return [(source, int(number)) for source, number in SOURCE_TAG.findall(self.asked_as)]
+
+    @property
+    def in_notes(self) -> bool:
+        """Whether a source document asks it: False for a question marked *Not in the notes*."""
+        return not self.asked_as.startswith(NOT_IN_NOTES)
+
+    @property
+    def provenance(self) -> str:
+        """The provenance paragraph as a reader sees its label: ``Asked as: "..." (Day 1, Q1)``."""
+        label, _, rest = self.asked_as.partition(":*")
+        return f"{label.lstrip('*')}:{rest}"
 
     @property
     def id(self) -> str:

@@ -3,6 +3,7 @@ list of the page's questions that link to every question.
 
 - ``*Asked as:*`` paragraphs: a tag such as "(Day 9, Q14)" links to its entry on the Sources page,
   and ``\\"`` (a quote escaped inside a quote in the notes) is shown as the quote it stands for.
+  A ``*Not in the notes:*`` label links to the Sources page's list of such questions.
 - A table whose second column is headed "questions" (a day's index) lists, for each page it links
   in its first column, that page's questions, each linked to its heading.
 - A page with questions (and the review page) opens with a folded list of them, shown where the
@@ -20,7 +21,7 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from studysite.questions import ASKED_AS, SOURCE_TAG, Question
+from studysite.questions import ASKED_AS, NOT_IN_NOTES, SOURCE_TAG, Question
 
 SOURCES_PAGE = "sources.md"
 REVIEW_PAGE = "review.md"
@@ -35,6 +36,7 @@ NOTES = {
 }
 _REVIEW_HEADING = re.compile(r"^\d+\.\s*(?P<title>.+?)\s*\{\s*#(?P<anchor>q\d+)\s*\}$")
 _ESCAPED_QUOTE = '\\"'
+NOT_IN_NOTES_ANCHOR = "not-in-the-notes"
 
 
 def source_anchor(source: str, number: int) -> str:
@@ -71,6 +73,17 @@ def sources_page(found: list[Question]) -> str:
             label = f"[Q{number}]({REVIEW_PAGE}#q{number})" if source == "Review" else f"Q{number}"
             lines.append(f'| <span id="{source_anchor(source, number)}"></span>{label} | {answers} |')
         lines.append("")
+    common = [question for question in found if not question.in_notes]
+    if common:
+        lines += [
+            f"## Not in the notes {{ #{NOT_IN_NOTES_ANCHOR} }}",
+            "",
+            "Questions that interviews commonly ask and none of the notes above does. They are marked",
+            "*Not in the notes* where the others show *Asked as*, and answered and proven the same way.",
+            "",
+        ]
+        lines += [f"- [{q.title}]({q.url})" for q in common]
+        lines.append("")
     return "\n".join(lines)
 
 
@@ -88,6 +101,9 @@ class AskedAsPreprocessor(Preprocessor):
             inside = bool(ASKED_AS.match(line)) or (inside and bool(line.strip()))
             if inside:
                 line = line.replace(_ESCAPED_QUOTE, '"')
+                if line.startswith(NOT_IN_NOTES):
+                    mark = f"*[Not in the notes]({sources}#{NOT_IN_NOTES_ANCHOR}):*"
+                    line = mark + line.removeprefix(NOT_IN_NOTES)
                 line = SOURCE_TAG.sub(
                     lambda m: f"([{m[1]}, Q{m[2]}]({sources}#{source_anchor(m[1], int(m[2]))}))", line
                 )

@@ -49,6 +49,17 @@ def test_every_source_question_is_answered_exactly_once(root):
             assert len(places) == 1, f"({source}, Q{number}) is answered in {places or 'no place'}"
 
 
+def test_each_question_says_where_it_is_asked(root):
+    """A question quotes its sources with their tags, or, asked by no source document, is marked
+    *Not in the notes* and quotes how interviewers put it, with no tag that would claim a source."""
+    for question in questions(root):
+        if question.in_notes:
+            assert question.sources, f"{question.url}: *Asked as:* names no source tag (Day N, QN)"
+        else:
+            assert not question.sources, f"{question.url}: a question not in the notes cites a note"
+            assert phrasings(question.asked_as), f"{question.url}: quotes no interviewer's phrasing"
+
+
 def test_each_question_has_an_answer_block_with_an_executed_snippet(root):
     for question in questions(root):
         assert "/// html | div.answer" in question.body, (
@@ -137,7 +148,10 @@ def search_index(built_site) -> list[dict]:
 
 
 def phrasings(asked: str) -> list[str]:
-    """The quoted source questions of an *Asked as:* paragraph, without Markdown marks."""
+    """The quoted source questions of an *Asked as:* paragraph, without Markdown marks; of a *Not in
+    the notes:* paragraph, the quoted phrasings."""
+    if not asked.startswith("*Asked as:*"):
+        return [" ".join(re.sub(r"[`*\\]", "", quote).split()) for quote in re.findall(r'"([^"]+)"', asked)]
     chunks = re.split(r"\((?:Day \d+|Review), Q\d+\)", asked.replace("*Asked as:*", ""))
     cleaned = [re.sub(r"[`*\\]", "", chunk).strip(' ·\n"') for chunk in chunks]
     return [" ".join(chunk.split()) for chunk in cleaned if chunk]

@@ -93,3 +93,26 @@ def test_a_correction_gives_its_claim_as_the_notes_put_it():
     first, second = parse(text, "p.md")[0].corrections
     assert first.claim == "`.view()` requires the tensor to be contiguous."
     assert second.claim == ""
+
+
+COMMON = """## `DataParallel` vs. DDP { #dp-vs-ddp }
+
+*Not in the notes:* a common interview question, asked as "DP vs. DDP?" ·
+"Why is `DataParallel` slower?"
+
+/// html | div.answer
+
+!!! short-answer "Short answer"
+    DDP runs a process per device. DP runs threads.
+
+///
+"""
+
+
+def test_a_question_no_note_asks_is_marked_so_and_read_like_the_others():
+    (question,) = parse(COMMON, "week-2/day-9/distributed.md")
+    assert (question.anchor, question.sources, question.in_notes) == ("dp-vs-ddp", [], False)
+    assert question.short_answer == "DDP runs a process per device. DP runs threads."
+    assert question.provenance.startswith('Not in the notes: a common interview question, asked as "DP')
+    (noted,) = parse(PAGE, "p.md")
+    assert noted.in_notes and noted.provenance.startswith('Asked as: "What is a view?"')

@@ -21,6 +21,12 @@ Body.
 *Asked as:* "Why does it fail?" (Day 1, Q2)
 
 Body.
+
+## `DataParallel` vs. DDP { #dp-vs-ddp }
+
+*Not in the notes:* a common interview question, asked as "DP vs. DDP?"
+
+Body.
 """
 FOUND = parse(TOPIC, "week-1/day-1/views.md")
 
@@ -51,14 +57,15 @@ def test_a_day_table_links_every_question_of_the_pages_it_lists():
     table += "| [Views](views.md) | views · errors |\n| [Other](other.md) | kept |\n"
     html = render(table, "week-1/day-1/index.md")
     links = re.findall(r'<a href="([^"]+)">', html)
-    assert links == ["views.md", "views.md#view-vs-copy", "views.md#view-error", "other.md"]
+    questions = ["views.md#view-vs-copy", "views.md#view-error", "views.md#dp-vs-ddp"]
+    assert links == ["views.md", *questions, "other.md"]
     assert "kept" in html and "errors" not in html
 
 
 def test_a_page_opens_with_the_list_of_its_questions_and_the_review_page_too():
     html = render(TOPIC, "week-1/day-1/views.md")
     assert html.index("<h1") < html.index('<details class="study-on-this-page">') < html.index("<h2")
-    assert re.findall(r'<li><a href="(#[^"]+)">', html) == ["#view-vs-copy", "#view-error"]
+    assert re.findall(r'<li><a href="(#[^"]+)">', html) == ["#view-vs-copy", "#view-error", "#dp-vs-ddp"]
     review = "# Review\n\n### 1. First { #q1 }\n\nText.\n\n### 2. Second { #q2 }\n\nText.\n"
     html = render(review, "review.md")
     assert '<details class="study-on-this-page">' in html
@@ -67,3 +74,12 @@ def test_a_page_opens_with_the_list_of_its_questions_and_the_review_page_too():
 
 def test_the_asked_as_text_that_flash_cards_use_has_no_escaped_quote():
     assert FOUND[0].asked_as.startswith('*Asked as:* "What is "a view"?"')
+
+
+def test_a_question_no_note_asks_links_its_mark_and_is_listed_apart_on_the_sources_page():
+    html = render(TOPIC, "week-1/day-1/views.md")
+    assert '<em><a href="../../sources.md#not-in-the-notes">Not in the notes</a>:</em> a common' in html
+    sources = markdown.markdown(sources_page(FOUND), extensions=["tables", "attr_list"])
+    listed = sources.split('<h2 id="not-in-the-notes">Not in the notes</h2>', 1)
+    assert len(listed) == 2 and "dp-vs-ddp" not in listed[0]
+    assert re.findall(r'<li><a href="([^"]+)">', listed[1]) == ["week-1/day-1/views.md#dp-vs-ddp"]
