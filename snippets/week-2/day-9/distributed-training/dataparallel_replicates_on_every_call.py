@@ -1,0 +1,21 @@
+import inspect
+
+import torch
+from torch import nn
+
+# one process drives every visible GPU (none here: it calls the module as is)
+dp = nn.DataParallel(nn.Linear(2, 1))
+assert dp.device_ids == list(range(torch.cuda.device_count()))
+print("GPUs this one process drives:", dp.device_ids)
+
+# what it does with GPUs, read from the pinned torch's own forward():
+# --8<-- [start:gist]
+source = inspect.getsource(nn.DataParallel.forward)
+steps = ["self.scatter(", "self.replicate(", "self.parallel_apply(",
+         "self.gather("]
+assert all(step in source for step in steps)  # all four, on every call
+# --8<-- [end:gist]
+print("DataParallel.forward, on every call:")
+for line in source.splitlines():
+    if any(step in line for step in steps):
+        print(" ", line.strip())
