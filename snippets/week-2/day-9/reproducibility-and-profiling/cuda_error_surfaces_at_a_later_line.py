@@ -19,7 +19,13 @@ try:
     print(loss.item() * scale.item())  # the first wait for the GPU
 except RuntimeError as error:
     line = traceback.extract_tb(error.__traceback__)[-1].lineno
-    print(json.dumps({"line": line, "error": str(error).splitlines()[0]}))
+    try:  # the context is broken for good: any CUDA work fails now
+        torch.ones(1, device="cuda").add(1).item()
+        broken = False
+    except RuntimeError:
+        broken = True
+    print(json.dumps({"line": line, "error": str(error).splitlines()[0],
+                      "broken": broken}))
 """
 Path("train_step.py").write_text(PROGRAM)
 FAULTY_LINE = next(number for number, line in enumerate(PROGRAM.split("\n"), 1)
@@ -27,9 +33,10 @@ FAULTY_LINE = next(number for number, line in enumerate(PROGRAM.split("\n"), 1)
 
 
 def raised_at(**env):
-    run = subprocess.run([sys.executable, "train_step.py"], check=True,
+    run = subprocess.run([sys.executable, "train_step.py"],
                          capture_output=True, text=True,
                          env={**os.environ, **env})
+    assert run.stdout.strip(), run.stderr[-2000:]  # it reported, or why not
     return json.loads(run.stdout.splitlines()[-1])
 
 
@@ -40,6 +47,8 @@ assert default["line"] > FAULTY_LINE  # reported at a later, innocent line
 assert blocking["line"] == FAULTY_LINE  # reported where the bug is
 assert "device-side assert" in default["error"] + blocking["error"]
 # --8<-- [end:gist]
+assert default["broken"] and blocking["broken"]
 print("without CUDA_LAUNCH_BLOCKING, raised at line", default["line"])
 print("with CUDA_LAUNCH_BLOCKING=1, raised at line", blocking["line"])
 print("the error:", blocking["error"])
+print("a new CUDA operation after it fails too:", default["broken"])
