@@ -25,12 +25,12 @@ def worker(rank, queue):
     at_wrap = ddp.module.weight.tolist()  # rank 0's weights, broadcast once
     with torch.no_grad():
         ddp.module.weight.add_(rank)  # a change on rank 1 only, afterwards
+    # --8<-- [end:gist]
     opt = torch.optim.SGD(ddp.parameters(), lr=0.1)
     for _ in range(3):  # each step all-reduces gradients, never weights
         opt.zero_grad()
         ddp(torch.randn(4, 2)).sum().backward()
         opt.step()
-    # --8<-- [end:gist]
     queue.put((rank, os.getpid(), at_wrap, ddp.module.weight.tolist()))
     del opt, ddp  # they hold the process group: let them go first
     dist.destroy_process_group()
@@ -47,6 +47,7 @@ if __name__ == "__main__":
     # --8<-- [start:gist]
     assert pid0 != pid1 != os.getpid()  # one process per rank
     assert wrap0 == wrap1  # identical right after wrapping
+    # after 3 steps of SGD, all-reducing only gradients: the change stays
     delta = torch.tensor(end1) - torch.tensor(end0)
     torch.testing.assert_close(delta, torch.ones(1, 2))  # the drift stays
     # --8<-- [end:gist]

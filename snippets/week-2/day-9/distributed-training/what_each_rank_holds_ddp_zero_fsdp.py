@@ -46,22 +46,24 @@ def worker(rank, queue):
     # --8<-- [start:gist]
     ddp = DistributedDataParallel(net())  # every rank: the whole of all
     adam = torch.optim.Adam(ddp.parameters())
+    # --8<-- [end:gist]
     one_step(ddp, adam)
     rows["DDP"] = held(ddp, adam.state.values())
-
+    # --8<-- [start:gist]
     zero = DistributedDataParallel(net())  # ZeRO-1: optimizer state split
     zero_adam = ZeroRedundancyOptimizer(zero.parameters(), torch.optim.Adam)
+    # --8<-- [end:gist]
     one_step(zero, zero_adam)
     rows["DDP + ZeroRedundancyOptimizer"] = held(
         zero, zero_adam.optim.state.values())
-
+    # --8<-- [start:gist]
     fsdp = net()  # ZeRO-3: parameters, gradients and state all split
     for module in (fsdp[0], fsdp[1], fsdp):
         fully_shard(module, mesh=init_device_mesh("cpu", (WORLD,)))
     fsdp_adam = torch.optim.Adam(fsdp.parameters())
+    # --8<-- [end:gist]
     one_step(fsdp, fsdp_adam)
     rows["FSDP (fully_shard)"] = held(fsdp, fsdp_adam.state.values())
-    # --8<-- [end:gist]
     queue.put((rank, rows))
     del ddp, adam, zero, zero_adam, fsdp, fsdp_adam  # they hold the group
     gc.collect()  # with FSDP's hooks, which refer back to the model
@@ -73,12 +75,10 @@ if __name__ == "__main__":
     mp.start_processes(worker, args=(queue,), nprocs=WORLD,
                        start_method="spawn")
     ranks = dict(queue.get() for _ in range(WORLD))
-    # --8<-- [start:gist]
     for rows in ranks.values():  # elements: (params, grads, Adam state)
         assert rows["DDP"] == (128, 128, 256)
         assert rows["DDP + ZeroRedundancyOptimizer"] == (128, 128, 128)
         assert rows["FSDP (fully_shard)"] == (64, 64, 128)
-    # --8<-- [end:gist]
     print(f"{'elements held by each rank':32} params  grads  Adam state")
     for name, (p, g, s) in ranks[0].items():
         print(f"{name:32} {p:6} {g:6} {s:11}")
