@@ -39,9 +39,12 @@ SUPPORTING_PAGE_BOOST = 0.5
 # question it practises.
 DRILL_ANCHOR_PREFIX = "drill-"
 DRILL_BOOST = 0.5
-# A question's text as Material indexes it: the Asked-as paragraph, the short answer's title and its
-# first block (short answers are one paragraph), then the full answer.
-QUESTION_TEXT = re.compile(r"(?s)(<p>Asked as:.*?<p>Short answer</p>\s*<(p|ol|ul)>.*?</\2>)(.*)")
+# A question's text as Material indexes it: the Asked-as paragraph (or the Not-in-the-notes one of a
+# question no source asks), the short answer's title and its first block (short answers are one
+# paragraph), then the full answer.
+QUESTION_TEXT = re.compile(
+    r"(?s)(<p>(?:Asked as|Not in the notes):.*?<p>Short answer</p>\s*<(p|ol|ul)>.*?</\2>)(.*)"
+)
 # A page's own entry (its introduction) and an API object's (its docstring; mkdocstrings' anchors,
 # and only they, hold a dot) show their first paragraph, after a class's "Bases:" line: the rest
 # goes into ``words`` as a question's full answer does; an API object's other paragraphs (19 KB)

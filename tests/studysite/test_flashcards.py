@@ -44,6 +44,13 @@ def test_each_question_becomes_a_card_with_its_short_answer_and_link(tmp_path):
     assert link == "https://example.org/site/week-1/day-1/#view"
 
 
+def test_a_question_no_note_asks_says_so_on_its_card(tmp_path):
+    marked = '*Not in the notes:* asked as "A view?"'
+    common = PAGE.replace('*Asked as:* "What is a view?" (Day 1, Q1)', marked)
+    ((_, asked, _, _),) = notes(build_deck(parse(common, "p.md"), SITE, 1.7e9), tmp_path)
+    assert asked == '<p>Not in the notes: asked as "A view?"</p>'
+
+
 def test_the_same_questions_give_the_same_file(monkeypatch):
     questions = parse(PAGE, "p.md")
     first = build_deck(questions, SITE, 1.7e9)

@@ -72,6 +72,15 @@ def test_a_question_keeps_its_short_answer_as_text_and_the_rest_as_words_once(tm
     assert notes["text"] == "<p>The full answer, not a question.</p>" and "words" not in notes
 
 
+def test_a_question_no_note_asks_keeps_the_same_shape_in_the_index(tmp_path):
+    text = QUESTION_TEXT.replace("Asked as:", "Not in the notes: a common interview question, asked as")
+    path = write_index(tmp_path, [{"location": "views/#view", "title": "What is a view?", "text": text}])
+    reshape(path, {"views/#view"})
+    (question,) = json.loads(path.read_text())["docs"]
+    assert question["text"].startswith("<p>Not in the notes:") and "strides" not in question["text"]
+    assert question["words"] == "full strides offsets again contiguity"
+
+
 def test_pages_without_questions_weigh_less_than_questions(tmp_path):
     path = write_index(
         tmp_path,
