@@ -58,13 +58,20 @@ def sources_page(found: list[Question]) -> str:
     lines = [
         "# Sources",
         "",
-        "The questions on this site come from study notes: lists of interview questions with the",
+        "Most questions on this site come from study notes: lists of interview questions with the",
         f"answers people usually give. A tag such as *{example[1:-1]}* after a question's *Asked as* line",
         "names the note and the question's number in it. The notes are not always right: every claim",
         "was checked by running code, and where a note is wrong the page says so in a correction box",
         "(all of them are listed under [Corrections](corrections.md)).",
         "",
     ]
+    common = [question for question in found if not question.in_notes]
+    if common:
+        lines += [
+            f"The other {len(common)} are common interview questions that none of the notes asks, listed",
+            f"[apart](#{NOT_IN_NOTES_ANCHOR}) at the end.",
+            "",
+        ]
     for source in sorted(cited, key=lambda s: (s == "Review", int(s.split()[-1]) if s[-1].isdigit() else 0)):
         lines += [f"## {source} {{ #{source.lower().replace(' ', '-')} }}", "", NOTES.get(source, ""), ""]
         lines += ["| question | answered in |", "| --- | --- |"]
@@ -73,7 +80,6 @@ def sources_page(found: list[Question]) -> str:
             label = f"[Q{number}]({REVIEW_PAGE}#q{number})" if source == "Review" else f"Q{number}"
             lines.append(f'| <span id="{source_anchor(source, number)}"></span>{label} | {answers} |')
         lines.append("")
-    common = [question for question in found if not question.in_notes]
     if common:
         lines += [
             f"## Not in the notes {{ #{NOT_IN_NOTES_ANCHOR} }}",
