@@ -19,3 +19,10 @@ print("DataParallel.forward, on every call:")
 for line in source.splitlines():
     if any(step in line for step in steps):
         print(" ", line.strip())
+
+# and the class's own documentation, in the pinned torch:
+advice = " ".join(nn.DataParallel.__doc__.split())
+warning = advice[advice.index("It is recommended to use"):][:170]
+assert "DistributedDataParallel" in warning and "single node" in warning
+print("DataParallel's docstring: it is recommended to use",
+      "DistributedDataParallel ... even if there is only a single node.")
