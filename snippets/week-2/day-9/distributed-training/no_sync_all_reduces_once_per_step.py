@@ -47,5 +47,12 @@ for x in micro_batches:  # without no_sync: one all-reduce per backward
     model(x).sum().backward()
 assert len(all_reduces) == 4
 print("all-reduces for 4 micro-batches without no_sync:", len(all_reduces))
+
+all_reduces.clear()
+with model.no_sync():  # the mistake: the last backward inside it too
+    for x in micro_batches:
+        model(x).sum().backward()
+assert all_reduces == []  # nothing sent: each rank keeps its own gradient
+print("all-reduces with every backward under no_sync:", len(all_reduces))
 del model  # it holds the process group: let it go first
 dist.destroy_process_group()
