@@ -20,6 +20,9 @@ SNIPPET = """<h2 id="q">A question</h2>
 <div class="highlight"><pre><code>x = 1</code></pre></div></details>
 <div class="docexec-output highlight"><span class="filename">Output</span>
 <pre><code>tensor([1.])</code></pre></div>
+<details class="docexec-proof">
+<summary>The whole proof (26 lines)</summary>
+<div class="highlight"><pre><code>y = 2</code></pre></div></details>
 <p>More prose.</p>"""
 
 
@@ -35,8 +38,9 @@ def test_materials_indexer_skips_code_outputs_and_their_titles_but_keeps_the_pro
     assert "import torch" in indexed_text(SNIPPET)  # as it was
     kept = indexed_text(exclude_code_and_outputs(SNIPPET))
     assert "Prose that stays." in kept and "More prose." in kept
-    for gone in ("import torch", "x = 1", "tensor([1.])", "snippets/a/b.py", "Output"):
-        assert gone not in kept
+    gone = ("import torch", "x = 1", "tensor([1.])", "snippets/a/b.py", "Output", "whole proof", "y = 2")
+    for text in gone:
+        assert text not in kept
 
 
 def write_index(tmp_path, docs):
@@ -49,7 +53,7 @@ def write_index(tmp_path, docs):
 QUESTION_TEXT = (
     '<p>Asked as: "What is a view?" (Day 1, Q1)</p> <p>Short answer</p> <p>A view shares '
     "<code>storage</code> with its base.</p> <p>The full answer: strides, offsets and "
-    "<code>storage</code> again, and contiguity.</p>"
+    "<code>storage</code> again, and contiguity, 2 or 0.5 of x.</p>"
 )
 
 
@@ -65,7 +69,8 @@ def test_a_question_keeps_its_short_answer_as_text_and_the_rest_as_words_once(tm
     reshape(path, {"views/#view"})
     page, question, notes = json.loads(path.read_text())["docs"]
     assert question["text"].endswith("with its base.</p>") and "strides" not in question["text"]
-    # Each word once, none already shown ("answer", "storage"), no stop words ("and").
+    # Each word once, none already shown ("answer", "storage"), no stop words ("and"), no numbers or
+    # single characters ("2", "0.5", "x").
     assert question["words"] == "full strides offsets again contiguity"
     assert "boost" not in question
     assert page["boost"] == PAGE_ENTRY_BOOST
