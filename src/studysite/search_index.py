@@ -6,7 +6,8 @@ all through the index that Material itself writes and reads:
 - Code blocks and outputs stay out of it. Every snippet's code, its output and its traceback are a
   ``<pre>`` block (whatever wraps them: a docexec box, a collapsed "whole program"), titled by a
   ``<span class="filename">``; both are marked ``data-search-exclude``, Material's own switch, and
-  so is the title of the folded box that holds a snippet's whole proof. Numbers and single
+  so are the title of the folded box that holds a snippet's whole proof and the note that stands
+  for a CUDA snippet's output in a build without a GPU. Numbers and single
   characters of a full answer are left out of its ``words``.
 - A question's entry shows what identifies it: its text (the result's teaser) is the *Asked as*
   line and the short answer. The rest of its answer goes into a field of its own, ``words``: each
@@ -29,8 +30,11 @@ import json
 import re
 from pathlib import Path
 
-# The opening tag of every preformatted block and of a code block's title.
-UNINDEXED = re.compile(r"<(pre|span class=\"filename\")(?=[\s>])")
+# The opening tag of every preformatted block, of a code block's title, and of the note that a
+# build without a GPU shows in place of a CUDA snippet's output (the build's words, not the answer's).
+UNINDEXED = re.compile(
+    r"<(pre|span class=\"filename\"|div class=\"admonition [a-z]+ docexec-needs-gpu\")(?=[\s>])"
+)
 # The title of the folded box that holds a snippet's whole proof, "The whole proof (26 lines)": the
 # site's words, not the answer's (in ``words`` they were four words of every question).
 PROOF_TITLE = re.compile(r'(<details class="docexec-proof">\s*<summary)>')

@@ -20,6 +20,8 @@ SNIPPET = """<h2 id="q">A question</h2>
 <div class="highlight"><pre><code>x = 1</code></pre></div></details>
 <div class="docexec-output highlight"><span class="filename">Output</span>
 <pre><code>tensor([1.])</code></pre></div>
+<div class="admonition info docexec-needs-gpu"><p class="admonition-title">Needs a GPU</p>
+<p>This code runs only on a machine with a CUDA GPU.</p></div>
 <details class="docexec-proof">
 <summary>The whole proof (26 lines)</summary>
 <div class="highlight"><pre><code>y = 2</code></pre></div></details>
@@ -39,6 +41,7 @@ def test_materials_indexer_skips_code_outputs_and_their_titles_but_keeps_the_pro
     kept = indexed_text(exclude_code_and_outputs(SNIPPET))
     assert "Prose that stays." in kept and "More prose." in kept
     gone = ("import torch", "x = 1", "tensor([1.])", "snippets/a/b.py", "Output", "whole proof", "y = 2")
+    gone += ("Needs a GPU", "CUDA")
     for text in gone:
         assert text not in kept
 
