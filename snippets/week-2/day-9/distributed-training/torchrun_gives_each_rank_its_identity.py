@@ -14,7 +14,8 @@ total = torch.tensor([dist.get_rank()])
 dist.all_reduce(total)  # 0 + 1
 keys = ["RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR"]
 with open(f"rank{os.environ['RANK']}.json", "w") as out:  # a file each
-    json.dump({**{k: os.environ[k] for k in keys}, "sum": total.item()}, out)
+    json.dump({**{k: os.environ[k] for k in keys}, "sum": total.item(),
+               "MASTER_PORT set": "MASTER_PORT" in os.environ}, out)
 dist.destroy_process_group()
 """)
 # --8<-- [start:gist]
@@ -25,6 +26,7 @@ ranks = [json.loads(Path(f"rank{r}.json").read_text()) for r in (0, 1)]
 assert [r["RANK"] for r in ranks] == ["0", "1"]  # one process per rank
 assert {r["WORLD_SIZE"] for r in ranks} == {"2"}
 assert {r["sum"] for r in ranks} == {1}  # they found each other
+assert all(r["MASTER_PORT set"] for r in ranks)  # (a free port: not printed)
 # --8<-- [end:gist]
 for rank in ranks:
     print(rank)

@@ -36,5 +36,6 @@ def seconds_for(steps, anomaly):
 # interleaved, best of five: a busy machine slows both alike
 runs = [(seconds_for(20, False), seconds_for(20, True)) for _ in range(5)]
 plain, checked = (min(times) for times in zip(*runs))
+assert checked > plain  # loosely: more work per step, never less
 print(f"20 training steps: {checked / plain:.1f}x the time with anomaly "
       "detection (this build's measurement)")
