@@ -103,9 +103,20 @@ page: $(STAMP) ## a new page with its first snippet and nav entry: PAGE=week-2/d
 	  { echo 'usage: make page PAGE=week-2/day-7/topic TITLE="Day 7 — Topic" SNIPPET=what_it_shows'; exit 2; }
 	$(BIN)/docexec new "$(PAGE)" --title "$(TITLE)" --snippet "$(SNIPPET)"
 
-.PHONY: record-gpu
+.PHONY: record-gpu gpu-wheels
 record-gpu: $(STAMP) ## on a CUDA machine: run the CUDA snippets and write their outputs to recordings/ (commit them)
 	$(BIN)/docexec record
+
+# A CUDA machine whose Python already has torch records with .github/record-gpu.sh, no .venv: these are
+# the engine's dependencies that such a machine lacks, as wheels for its Python (GPU_PYTHON).
+GPU_PYTHON ?= 3.12
+GPU_WHEELS ?= .cache/gpu-wheels
+GPU_WHEEL_PACKAGES ?= jsonschema jsonschema-specifications referencing rpds-py
+gpu-wheels: ## the wheels .github/record-gpu.sh installs on a CUDA machine with its own torch (GPU_PYTHON=3.12)
+	rm -rf $(GPU_WHEELS)
+	$(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: --python-version $(GPU_PYTHON) \
+	  --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+	  --platform manylinux2014_x86_64 --dest $(GPU_WHEELS) $(GPU_WHEEL_PACKAGES)
 
 bench: $(STAMP) browser ## measure the engine, the preview, the pages' heights and the site's weight (prints figures, asserts nothing; ONLY="preview build" for those parts of the engine's)
 	$(BIN)/python -m docexec.tools.bench --preview-page how-this-site-works $(if $(ONLY),--only $(ONLY))

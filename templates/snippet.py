@@ -5,7 +5,7 @@
 # file, the proof that ran, is one click away under the output.
 import torch
 
-torch.manual_seed(0)
+# Drawn from the engine's seed: no torch.manual_seed(0) (docs/contributing.md).
 x = torch.randn(3, 4)
 # --8<-- [start:gist]
 y = x.t()  # a view: same memory, strides swapped

@@ -2,7 +2,6 @@
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 model = nn.Linear(3, 1)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 inputs, targets = torch.randn(8, 3), torch.randn(8, 1)

@@ -3,7 +3,8 @@
 One JSON file per CUDA snippet, ``recordings/<its path under the snippets folder>.json``, holds the result
 (output, exception, figures, duration), the GPU, torch build and date it was recorded on, and the
 SHA-256 of the snippet's source it belongs to. When the source changes, the recording is stale:
-pages say so instead of showing it, and `stale` lists it (a test fails on any).
+pages say so instead of showing it, and `stale` lists it (a test fails on any). A recording made
+with another torch release than the project pins (a GPU machine's own torch) says so in its label.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,6 +33,24 @@ class RecordingError(ValueError):
     """A recording file that cannot be read; names the file."""
 
 
+def pinned_release(root: Path, distribution: str = "torch") -> str | None:
+    """The release ``pyproject.toml`` pins ``distribution`` to (``torch==2.13.0`` -> ``2.13.0``), or None."""
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return None
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+    for requirement in project.get("dependencies", []):
+        pinned = re.fullmatch(rf"\s*{re.escape(distribution)}\s*==\s*([^\s;,]+)\s*(;.*)?", requirement)
+        if pinned:
+            return pinned.group(1)
+    return None
+
+
+def release(version: str) -> str:
+    """``2.11.0+cu130`` -> ``2.11.0``: the local tag names the build, not the release."""
+    return version.split("+", 1)[0]
+
+
 def source_digest(source: bytes) -> str:
     return hashlib.sha256(source).hexdigest()
 
@@ -46,16 +67,31 @@ class Recording:
     recorded: str  # ISO date
     source_sha256: str
     stale: bool  # the snippet's source changed since (or the snippet is gone)
+    pinned_torch: str | None = None  # the release the project pins, where it pins one
 
     @property
     def gpu(self) -> str:
         return self.result.environment.get("gpu") or "a CUDA GPU"
 
+    @property
+    def torch(self) -> str:
+        return str(self.result.environment.get("torch"))
+
+    @property
+    def other_torch(self) -> bool:
+        """Recorded with another torch release than the project pins (its CUDA build counts as the same)."""
+        return self.pinned_torch is not None and release(self.torch) != release(self.pinned_torch)
+
     def label(self) -> str:
-        return f"Recorded on {self.gpu} · torch {self.result.environment.get('torch')} · {self.recorded}"
+        torch = f"torch {self.torch}"
+        if self.other_torch:
+            torch += f" (the site pins {self.pinned_torch})"
+        return f"Recorded on {self.gpu} · {torch} · {self.recorded}"
 
 
-def load(root: Path, snippet: str, snippets: str = Config.snippets) -> Recording | None:
+def load(
+    root: Path, snippet: str, snippets: str = Config.snippets, pinned_torch: str | None = None
+) -> Recording | None:
     """The recording of ``snippet`` (None when there is none); raises `RecordingError`."""
     file = recording_file(root, snippet, snippets)
     if not file.is_file():
@@ -73,7 +109,7 @@ def load(root: Path, snippet: str, snippets: str = Config.snippets) -> Recording
         raise RecordingError(f"{name}: not a readable recording ({error}): record it again") from None
     source = root / snippet
     current = source_digest(source.read_bytes()) if source.is_file() else None
-    return Recording(snippet, result, recorded, digest, stale=current != digest)
+    return Recording(snippet, result, recorded, digest, stale=current != digest, pinned_torch=pinned_torch)
 
 
 @dataclass
@@ -84,9 +120,12 @@ class Store:
     snippets: str = Config.snippets
     _loaded: dict[str, Recording | None] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.pinned_torch = pinned_release(self.root)
+
     def find(self, snippet: str) -> Recording | None:
         if snippet not in self._loaded:
-            self._loaded[snippet] = load(self.root, snippet, self.snippets)
+            self._loaded[snippet] = load(self.root, snippet, self.snippets, self.pinned_torch)
         return self._loaded[snippet]
 
 
@@ -124,6 +163,15 @@ class RecordReport:
         return text
 
 
+def cuda_snippets(engine: Engine) -> tuple[list[str], list[Result]]:
+    """The snippets declared ``cuda``, and the failures of those whose declarations cannot be read
+    (their recordings stay: they may be CUDA snippets)."""
+    declared = {path: engine.declared(path) for path in engine.all_snippets()}
+    unreadable = [outcome for outcome in declared.values() if isinstance(outcome, Result)]
+    paths = [path for path, decl in declared.items() if not isinstance(decl, Result) and decl.cuda]
+    return paths, unreadable
+
+
 def record(engine: Engine, today: datetime.date, force: bool = False) -> RecordReport:
     """Run every CUDA snippet on ``engine`` (a CUDA device) and write the recordings that changed.
 
@@ -136,11 +184,8 @@ def record(engine: Engine, today: datetime.date, force: bool = False) -> RecordR
             f"{engine.environment['device']}: run `{RECORD_COMMAND}` on a CUDA machine"
         )
     report = RecordReport()
-    declared = {path: engine.declared(path) for path in engine.all_snippets()}
-    # A snippet whose declarations cannot be read fails here, and its recording stays: it may be CUDA.
-    unreadable = [outcome for outcome in declared.values() if isinstance(outcome, Result)]
+    paths, unreadable = cuda_snippets(engine)
     report.failures += unreadable
-    paths = [path for path, decl in declared.items() if not isinstance(decl, Result) and decl.cuda]
     results, _ = engine.execute(paths)
     for path in paths:
         outcome = results[path]
@@ -196,7 +241,9 @@ __all__ = [
     "Recording",
     "RecordingError",
     "Store",
+    "cuda_snippets",
     "load",
+    "pinned_release",
     "record",
     "recording_file",
     "source_digest",

@@ -123,6 +123,15 @@ class Site:
             found.setdefault(lab.path, []).append(uri)
         return found
 
+    def recordings(self) -> dict[str, recordings.Recording | None]:
+        """CUDA snippet that skipped here -> its recording (None where it has none to show)."""
+        found: dict[str, recordings.Recording | None] = {}
+        for plan in self.pages.values():
+            for use in plan.uses:
+                if use.result.reason is Reason.NEEDS_GPU:
+                    found[use.path] = found.get(use.path) or use.recording
+        return found
+
     def shown_results(self) -> list[Result]:
         """The results whose outputs the pages show: executed, and recorded where a CUDA snippet skipped."""
         recorded = [
@@ -156,7 +165,8 @@ class SiteBuild:
         """The build of ``engine``'s project, whose pages are in ``docs``; GPU recordings are shown
         where CUDA snippets skip."""
         settings = engine.config.replace(docs=docs)
-        return cls(engine.root, settings, results, engine.environment, recordings.Store(engine.root))
+        recorded = recordings.Store(engine.root, settings.snippets)
+        return cls(engine.root, settings, results, engine.environment, recorded)
 
     def plan(
         self, pages: dict[str, str], labs: Iterable[str] = (), names: dict[str, str] | None = None

@@ -79,7 +79,7 @@ def build_deck(questions: list[Question], site_url: str, timestamp: float) -> by
             model=MODEL,
             fields=[
                 _html(question.title).removeprefix("<p>").removesuffix("</p>"),
-                _html(question.provenance),
+                _html(question.asked_as_plain_label),
                 _html(question.short_answer),
                 site_url.rstrip("/") + "/" + question.site_path,
             ],

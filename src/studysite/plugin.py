@@ -85,7 +85,8 @@ class StudySitePlugin(BasePlugin):
             (study_pages.MOCK_PAGE, study_pages.mock_page(found, titles)),
         ):
             files.append(File.generated(config, name, content=content))
-        files.append(File.generated(config, reading.SOURCES_PAGE, content=reading.sources_page(found)))
+        sources_page = reading.sources_page(found, titles)
+        files.append(File.generated(config, reading.SOURCES_PAGE, content=sources_page))
         # Stamped with the pages' last change (deck_date.py): the same pages give the same file in
         # every clone, an edited page a newer deck, whose notes Anki then updates on import.
         site_url, changed = config.site_url or "", deck_date.pages_changed(sources)

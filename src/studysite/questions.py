@@ -1,10 +1,10 @@
 """Reads the questions of a page from its Markdown source.
 
 Every question has the shape described in docs/contributing.md: a ``##`` heading with an explicit
-anchor, an *Asked as* paragraph (or, for a common interview question that no source document asks,
-a *Not in the notes* paragraph in its place), and an answer block that starts with a
-``short-answer`` box and may hold ``correction`` boxes. The site (corrections index, review page,
-flash cards) and the tests read pages through this one parser, so they agree on what a question is.
+anchor, an *Asked as* paragraph (or, for a question that none of the notes asks, a paragraph that
+says so in its place), and an answer block that starts with a ``short-answer`` box and may
+hold ``correction`` boxes. The site (corrections index, review page, flash cards) and the tests read
+pages through this one parser, so they agree on what a question is.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ import markdown
 from markdown.extensions.toc import slugify
 
 HEADING = re.compile(r"^## (?P<title>.+?) \{ #(?P<anchor>[a-z0-9-]+) \}\s*$")
-# A question's provenance paragraph: the sources' phrasings with their tags, or the honest mark of a
-# common interview question that none of the source documents asks, with the phrasings it is met in.
-ASKED_AS = re.compile(r"^\*(?:Asked as|Not in the notes):\*")
-NOT_IN_NOTES = "*Not in the notes:*"
+# The label of the paragraph that quotes a question's phrasings: the notes' own (with their source
+# tags), or, for a common interview question that no source document asks, the reader's.
+ASKED_AS_LABEL = "Asked as"
+NOT_IN_NOTES_LABEL = "A common interview question, not in the notes"
+ASKED_AS = re.compile(rf"^\*(?P<label>{re.escape(ASKED_AS_LABEL)}|{re.escape(NOT_IN_NOTES_LABEL)}):\*")
 SOURCE_TAG = re.compile(r"\((Day \d+|Review), Q(\d+)\)")
 ADMONITION = re.compile(r'^(?P<indent>[ \t]*)!!! (?P<kind>[\w-]+)(?: "(?P<title>[^"]*)")?\s*$')
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -62,14 +63,15 @@ class Question:
 
     @property
     def in_notes(self) -> bool:
-        """Whether a source document asks it: False for a question marked *Not in the notes*."""
-        return not self.asked_as.startswith(NOT_IN_NOTES)
+        """Whether a source document asks it: its paragraph is *Asked as*, not the label of a common
+        interview question that the notes leave out."""
+        match = ASKED_AS.match(self.asked_as)
+        return bool(match) and match["label"] == ASKED_AS_LABEL
 
     @property
-    def provenance(self) -> str:
-        """The provenance paragraph as a reader sees its label: ``Asked as: "..." (Day 1, Q1)``."""
-        label, _, rest = self.asked_as.partition(":*")
-        return f"{label.lstrip('*')}:{rest}"
+    def asked_as_plain_label(self) -> str:
+        """The *Asked as* paragraph with its label as plain text ("Asked as: ..."), as a card shows it."""
+        return ASKED_AS.sub(lambda match: match["label"] + ":", self.asked_as, count=1)
 
     @property
     def id(self) -> str:

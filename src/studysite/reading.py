@@ -3,7 +3,6 @@ list of the page's questions that link to every question.
 
 - ``*Asked as:*`` paragraphs: a tag such as "(Day 9, Q14)" links to its entry on the Sources page,
   and ``\\"`` (a quote escaped inside a quote in the notes) is shown as the quote it stands for.
-  A ``*Not in the notes:*`` label links to the Sources page's list of such questions.
 - A table whose second column is headed "questions" (a day's index) lists, for each page it links
   in its first column, that page's questions, each linked to its heading.
 - A page with questions (and the review page) opens with a folded list of them, shown where the
@@ -21,9 +20,11 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from studysite.questions import ASKED_AS, NOT_IN_NOTES, SOURCE_TAG, Question
+from studysite.questions import ASKED_AS, NOT_IN_NOTES_LABEL, SOURCE_TAG, Question
 
 SOURCES_PAGE = "sources.md"
+# The Sources page's section of the questions that none of the notes asks.
+NOT_IN_NOTES_ANCHOR = "not-in-the-notes"
 REVIEW_PAGE = "review.md"
 # The study notes the questions come from (the project's source documents), by the name a tag uses.
 NOTES = {
@@ -36,7 +37,6 @@ NOTES = {
 }
 _REVIEW_HEADING = re.compile(r"^\d+\.\s*(?P<title>.+?)\s*\{\s*#(?P<anchor>q\d+)\s*\}$")
 _ESCAPED_QUOTE = '\\"'
-NOT_IN_NOTES_ANCHOR = "not-in-the-notes"
 
 
 def source_anchor(source: str, number: int) -> str:
@@ -48,8 +48,9 @@ def _relative(target: str, page: str) -> str:
     return posixpath.relpath(target, posixpath.dirname(page) or ".")
 
 
-def sources_page(found: list[Question]) -> str:
-    """The Sources page: each study note, and for each of its numbered questions where it is answered."""
+def sources_page(found: list[Question], page_titles: dict[str, str] | None = None) -> str:
+    """The Sources page: each study note, and for each of its numbered questions where it is
+    answered; then the questions no note asks, each with its page (by its title in ``page_titles``)."""
     cited: dict[str, dict[int, list[Question]]] = {}
     for question in found:
         for source, number in question.sources:
@@ -58,18 +59,18 @@ def sources_page(found: list[Question]) -> str:
     lines = [
         "# Sources",
         "",
-        "Most questions on this site come from study notes: lists of interview questions with the",
+        "The questions on this site come from study notes: lists of interview questions with the",
         f"answers people usually give. A tag such as *{example[1:-1]}* after a question's *Asked as* line",
         "names the note and the question's number in it. The notes are not always right: every claim",
         "was checked by running code, and where a note is wrong the page says so in a correction box",
         "(all of them are listed under [Corrections](corrections.md)).",
         "",
     ]
-    common = [question for question in found if not question.in_notes]
-    if common:
+    others = [question for question in found if not question.in_notes]
+    if others:
         lines += [
-            f"The other {len(common)} are common interview questions that none of the notes asks, listed",
-            f"[apart](#{NOT_IN_NOTES_ANCHOR}) at the end.",
+            "Other questions are common in interviews but asked by none of the notes: they say so where",
+            f"the others quote a note, and are [listed apart](#{NOT_IN_NOTES_ANCHOR}), after the notes.",
             "",
         ]
     for source in sorted(cited, key=lambda s: (s == "Review", int(s.split()[-1]) if s[-1].isdigit() else 0)):
@@ -80,15 +81,19 @@ def sources_page(found: list[Question]) -> str:
             label = f"[Q{number}]({REVIEW_PAGE}#q{number})" if source == "Review" else f"Q{number}"
             lines.append(f'| <span id="{source_anchor(source, number)}"></span>{label} | {answers} |')
         lines.append("")
-    if common:
+    if others:
+        lines += [f"## Not in the notes {{ #{NOT_IN_NOTES_ANCHOR} }}", ""]
         lines += [
-            f"## Not in the notes {{ #{NOT_IN_NOTES_ANCHOR} }}",
+            f"Each of these says *{NOT_IN_NOTES_LABEL}* in place of *Asked as*: interviewers",
+            "ask it and none of the notes does. Its answer is proven like the others; there is no",
+            "note's claim to check.",
             "",
-            "Questions that interviews commonly ask and none of the notes above does. They are marked",
-            "*Not in the notes* where the others show *Asked as*, and answered and proven the same way.",
-            "",
+            "| question | page |",
+            "| --- | --- |",
         ]
-        lines += [f"- [{q.title}]({q.url})" for q in common]
+        for question in others:
+            page = (page_titles or {}).get(question.page, question.page.removesuffix(".md"))
+            lines.append(f"| [{question.title}]({question.url}) | [{page}]({question.page}) |")
         lines.append("")
     return "\n".join(lines)
 
@@ -107,9 +112,6 @@ class AskedAsPreprocessor(Preprocessor):
             inside = bool(ASKED_AS.match(line)) or (inside and bool(line.strip()))
             if inside:
                 line = line.replace(_ESCAPED_QUOTE, '"')
-                if line.startswith(NOT_IN_NOTES):
-                    mark = f"*[Not in the notes]({sources}#{NOT_IN_NOTES_ANCHOR}):*"
-                    line = mark + line.removeprefix(NOT_IN_NOTES)
                 line = SOURCE_TAG.sub(
                     lambda m: f"([{m[1]}, Q{m[2]}]({sources}#{source_anchor(m[1], int(m[2]))}))", line
                 )

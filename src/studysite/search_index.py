@@ -30,6 +30,8 @@ import json
 import re
 from pathlib import Path
 
+from studysite.questions import ASKED_AS_LABEL, NOT_IN_NOTES_LABEL
+
 # The opening tag of every preformatted block, of a code block's title, and of the note that a
 # build without a GPU shows in place of a CUDA snippet's output (the build's words, not the answer's).
 UNINDEXED = re.compile(
@@ -50,11 +52,12 @@ SUPPORTING_PAGE_BOOST = 0.5
 # question it practises.
 DRILL_ANCHOR_PREFIX = "drill-"
 DRILL_BOOST = 0.5
-# A question's text as Material indexes it: the Asked-as paragraph (or the Not-in-the-notes one of a
-# question no source asks), the short answer's title and its first block (short answers are one
-# paragraph), then the full answer.
+# A question's text as Material indexes it: the Asked-as paragraph (or the one that says the notes
+# do not ask it), the short answer's title and its first block (short answers are one paragraph),
+# then the full answer.
 QUESTION_TEXT = re.compile(
-    r"(?s)(<p>(?:Asked as|Not in the notes):.*?<p>Short answer</p>\s*<(p|ol|ul)>.*?</\2>)(.*)"
+    rf"(?s)(<p>(?:{re.escape(ASKED_AS_LABEL)}|{re.escape(NOT_IN_NOTES_LABEL)}):"
+    r".*?<p>Short answer</p>\s*<(p|ol|ul)>.*?</\2>)(.*)"
 )
 # A page's own entry (its introduction) and an API object's (its docstring; mkdocstrings' anchors,
 # and only they, hold a dot) show their first paragraph, after a class's "Bases:" line: the rest
@@ -62,6 +65,9 @@ QUESTION_TEXT = re.compile(
 # are left out. Their whole text was a third of the index.
 FIRST_PARAGRAPH = re.compile(r"(?s)(\s*(?:<p>\s*Bases:.*?</p>\s*)?<p>.*?</p>)()(\s*\S.*)")
 TAG = re.compile(r"<[^>]+>")
+# Inline code marks in an entry's text: the result's teaser shows the words plainly, and the marks
+# were 5% of the index (every page's first load carries the index).
+CODE_MARK = re.compile(r"</?code>")
 # lunr's English stop words (lunr.stopWordFilter): the search drops them from queries and the index.
 _STOP_WORDS = """
 a able about across after all almost also am among an and any are as at be because been but by
@@ -115,5 +121,21 @@ def reshape(index_file: Path, question_locations: set[str]) -> None:
                 continue
             shown = set(_words(doc["title"] + " " + doc["text"], separator))
             kept = (w for w in _words(split[3], separator) if w not in shown and not UNSEARCHED.fullmatch(w))
-            doc["words"] = " ".join(dict.fromkeys(kept))
-    index_file.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")
+            words = dict.fromkeys(kept)
+            doc["words"] = " ".join(_without_plural_twins(words))
+        doc["text"] = CODE_MARK.sub("", doc["text"])
+    # Written as UTF-8, not as \uXXXX escapes: "·" and "—" take 2 or 3 bytes, not 6.
+    index_file.write_text(json.dumps(index, separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
+
+
+def _without_plural_twins(words: dict[str, None]) -> list[str]:
+    """The words, less each plural whose singular is among them ("gradients", "losses"): lunr's
+    stemmer (Porter's) reduces both to one stem, so the twin finds nothing more and only weighs on
+    the index."""
+
+    def singular(word: str) -> str:
+        if word.endswith("sses"):
+            return word[:-2]
+        return word[:-1] if word.endswith("s") and not word.endswith("ss") else ""
+
+    return [word for word in words if singular(word) not in words]

@@ -18,6 +18,7 @@ of reading the clock is amortized.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from torch.utils.benchmark import Timer
@@ -91,3 +92,97 @@ def speedup(baseline: float, candidate: float) -> float:
             f"times must be positive, got {baseline} and {candidate}"
         )
     return baseline / candidate
+
+
+def kernel_names(fn: Callable[[], object], device: str = "cuda") -> list[str]:
+    """The names of what one call of ``fn()`` runs on ``device``, as ``torch.profiler`` records it.
+
+    On ``"cuda"`` these are the GPU kernels (which cuBLAS or cuDNN kernel a matmul or a
+    convolution picked: the evidence of Tensor Cores or of a layout change), memory copies and
+    sets left out; on ``"cpu"``, the operators. ``fn`` runs once before it is profiled:
+    libraries pick their kernels on the first call, and the device is synchronized before and
+    after.
+
+    Args:
+        fn: A callable taking no arguments; its result is discarded.
+        device: ``"cuda"`` or ``"cpu"``.
+
+    Returns:
+        The distinct names, sorted.
+
+    Raises:
+        ValueError: If ``device`` is neither ``"cuda"`` nor ``"cpu"``.
+
+    Examples:
+      ```python
+      import torch
+      from torchguide.timing import kernel_names
+
+      a = torch.ones(64, 64)
+      assert "aten::mm" in kernel_names(lambda: a @ a, device="cpu")
+      ```
+    """
+    import torch
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+
+    kinds = {"cuda": (DeviceType.CUDA, ProfilerActivity.CUDA), "cpu": (DeviceType.CPU, None)}
+    if device not in kinds:
+        raise ValueError(f"device must be 'cuda' or 'cpu', got {device!r}")
+    kind, gpu_activity = kinds[device]
+    activities = [ProfilerActivity.CPU, *([gpu_activity] if gpu_activity else [])]
+    synchronize = torch.cuda.synchronize if device == "cuda" else (lambda: None)
+    fn()  # warm-up: the kernel is chosen (and a cuBLAS workspace allocated) on the first call
+    synchronize()
+    with profile(activities=activities, acc_events=True) as prof:
+        fn()
+        synchronize()
+    names = {event.name for event in prof.events() if event.device_type == kind}
+    return sorted(name for name in names if not _MEMORY_ACTIVITY.match(name))
+
+
+_MEMORY_ACTIVITY = re.compile(r"Mem(cpy|set) \(")  # "Memset (Device)", "Memcpy HtoD (...)": no kernels
+
+# The names of Tensor Core GEMM kernels, by GPU generation (compute capability): the instruction
+# shape (884 Volta, 1688 Turing, 16816 Ampere) or the architecture prefix. A newer GPU also runs
+# older generations' Tensor Core kernels (cuBLAS picks sm80_ kernels on a Hopper for some shapes),
+# so each pattern includes those of the generations before it.
+_AMPERE = r"16816|1688|sm8\d_"
+_TENSOR_CORE_KERNELS = {
+    (7, 0): ("Volta", r"884"),
+    (7, 5): ("Turing", r"1688"),
+    (7, None): ("Volta or Turing", r"884|1688"),  # 7.2: Jetson Xavier
+    (8, None): ("Ampere or Ada", _AMPERE),
+    (9, None): ("Hopper", r"sm90_|nvjet|" + _AMPERE),
+    (10, None): ("Blackwell", r"sm1\d\d_|sm90_|nvjet|" + _AMPERE),
+}
+
+
+def tensor_core_kernels(capability: tuple[int, int]) -> tuple[str, str]:
+    """The generation of a GPU of compute ``capability`` and a regular expression that matches the
+    names of its Tensor Core GEMM kernels (see `kernel_names`).
+
+    Args:
+        capability: ``torch.cuda.get_device_capability()``, e.g. ``(9, 0)``.
+
+    Returns:
+        ``(generation, pattern)``, e.g. ``("Hopper", "sm90_|nvjet|...")``.
+
+    Raises:
+        ValueError: For a GPU older than Volta (7.0), which has no Tensor Cores.
+
+    Examples:
+      ```python
+      import re
+      from torchguide.timing import tensor_core_kernels
+
+      generation, pattern = tensor_core_kernels((8, 0))
+      assert generation == "Ampere or Ada"
+      assert re.search(pattern, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn")
+      assert not re.search(pattern, "volta_sgemm_128x64_nn")
+      ```
+    """
+    major, minor = capability
+    if major < 7:
+        raise ValueError(f"sm_{major}{minor}: Tensor Cores start with Volta (7.0)")
+    return _TENSOR_CORE_KERNELS.get((major, minor)) or _TENSOR_CORE_KERNELS[min(major, 10), None]

@@ -140,9 +140,9 @@ def test_search_for_each_asked_as_phrase_lands_on_its_question(page, site_url, r
     misses = []
     for question in all_questions(root):
         # The first quote, whole: it may quote a term itself ("What is "Pinned Memory"?" (Day 1, Q16)).
-        quote = re.search(r'"(.+?)"\s*\((?:Day \d+|Review), Q\d+\)', plain_text(question.asked_as))
-        if not question.in_notes:  # the first phrasing of a common question that no note asks
-            quote = re.search(r'"(.+?)"', plain_text(question.asked_as))
+        # A question no note asks quotes a reader's phrasings instead, without a tag.
+        tail = r"\s*\((?:Day \d+|Review), Q\d+\)" if question.in_notes else r"\s*(?:·|$)"
+        quote = re.search(rf'"(.+?)"{tail}', plain_text(question.asked_as))
         asked = quote[1].replace('\\"', '"') if quote else plain_text(question.title)
         # The quote's own words: Material makes every query word a prefix ("a" finds every word that
         # starts with a), so stop words rank noise; quotes would make every word required.

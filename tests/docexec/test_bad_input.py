@@ -222,3 +222,19 @@ def test_any_run_line_is_rendered_or_refused_naming_page_and_line(bad_project, t
         assert match, str(error)
         assert int(match.group(1)) >= 3, str(error)
     assert set(asked) <= {"snippets/page/ok.py"}
+
+
+def test_hidden_characters_in_a_snippets_source_fail_it_naming_the_line_without_running(project):
+    """A NUL byte would reach the page raw; a right-to-left override makes the code read otherwise
+    than it runs ("Trojan Source"); a zero-width space hides in a string."""
+    cases = {
+        "page/nul_byte.py": ("x = 1\nprint('ran a\x00b')\n", "2: U+0000 (a control character)"),
+        "page/reordered.py": ("ok = 'ran \u202egnp.exe'\n", "1: U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        "page/zero_width.py": ("x = 1\n\nprint('ran\u200b')\n", "3: U+200B (ZERO WIDTH SPACE)"),
+    }
+    paths = {project.snippet(name, code): where for name, (code, where) in cases.items()}
+    results, summary = project.engine().execute(list(paths), progress=False)
+    for path, where in paths.items():
+        assert results[path].reason == Reason.BAD_DECLARATION, results[path].failure
+        assert results[path].failure.startswith(f"{path}:{where} in the source: a reader would not see it")
+    assert summary.executed == 0

@@ -125,6 +125,76 @@ ESCAPE_CODES = """
     sys.stderr.write("\\n")
 """
 
+# Each one runs script in Chromium when opened at full size (tests/browser/test_figures_in_chromium.py).
+FORGES_ITS_FIGURES = """
+    import base64
+    import json
+
+    LINK = '<a xlink:href="&#106;ava&#x73;cript:alert(1)"><rect width="99" height="99"/></a>'
+    HOSTILE = [
+        LINK,  # javascript: behind character references
+        '<script>alert(1)</script>',
+        '<rect width="99" height="99" onclick="alert(1)"/>',
+        '<foreignObject width="99" height="99"><img xmlns="http://www.w3.org/1999/xhtml" src="x" '
+        'onerror="alert(1)"/></foreignObject>',
+        '<set attributeName="href" to="javascript:alert(1)"/>',
+    ]
+    OPEN = (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'width="99" height="99">'
+    )
+    figures = [OPEN + body + "</svg>" for body in HOSTILE]
+    figures.append('<!DOCTYPE svg [<!ENTITY e "&#106;avascript:">]>' + OPEN + '<use href="&e;"/></svg>')
+    figures.append('<?xml-stylesheet type="text/xsl" href="#x"?>' + OPEN + "</svg>")
+    with open("../events.jsonl", "a") as events:  # the engine's record of this snippet
+        for svg in figures:
+            data = base64.b64encode(svg.encode()).decode()
+            figure = {"format": "svg", "data": data, "width": 99, "height": 99}
+            events.write(json.dumps({"event": "figure", "cell": 0, **figure}) + "\\n")
+    print("forged", len(figures))
+"""
+
+SHOWS_TOO_MANY_FIGURES = """
+    import matplotlib.pyplot as plt
+
+    for number in range(25):  # each one shown, so closed: the cap counts all the snippet showed
+        plt.figure(figsize=(0.3, 0.3))
+        plt.show()
+    print("shown", number + 1)
+"""
+
+# An "end" of its own in the engine's record, then a crash.
+FORGES_ITS_END = """
+    import json
+    import os
+    import signal
+
+    with open("../events.jsonl", "a") as events:
+        events.write(json.dumps({"event": "end", "exec_seconds": 0}) + "\\n")
+        events.write(json.dumps({"event": "stream", "cell": 0, "name": "<b>", "text": "x"}) + "\\n")
+    os.kill(os.getpid(), signal.SIGSEGV)
+"""
+
+# Its pattern backtracks for minutes on its own message: searched under the snippet's timeout.
+BACKTRACKS_IN_ITS_MATCH = """
+    # docexec: raises=ValueError match="(a+)+$" timeout=1
+    raise ValueError("a" * 40 + "b")
+"""
+
+# print and os.write in turn, far past the head (60,000 characters): 170,000 characters in all.
+MIXES_PRINT_AND_DESCRIPTOR_WRITES = """
+    import os
+
+    for number in range(1500):
+        print(f"print {number:04d} " + "p" * 44)
+        os.write(1, f"write {number:04d} ".encode() + b"w" * 44 + b"\\n")
+    print("the end")
+"""
+
+PRINTS_INVISIBLE_CHARACTERS = """
+    print("a right-to-left override \\u202e and a zero-width space \\u200b, shown")
+"""
+
 pytestmark = pytest.mark.skipif(not fork_is_available(), reason="the warm servers need fork")
 
 
@@ -156,6 +226,12 @@ def batch(module_project, tmp_path_factory):
         "writes_into_project.py": WRITES_INTO_PROJECT,
         "output_from_every_process.py": OUTPUT_FROM_EVERY_PROCESS,
         "escape_codes.py": ESCAPE_CODES,
+        "forges_its_figures.py": FORGES_ITS_FIGURES,
+        "shows_too_many_figures.py": SHOWS_TOO_MANY_FIGURES,
+        "forges_its_end.py": FORGES_ITS_END,
+        "backtracks_in_its_match.py": BACKTRACKS_IN_ITS_MATCH,
+        "prints_invisible_characters.py": PRINTS_INVISIBLE_CHARACTERS,
+        "mixes_print_and_descriptor_writes.py": MIXES_PRINT_AND_DESCRIPTOR_WRITES,
     }
     (module_project.root / "README.md").write_text("# A project\n")
     paths = [module_project.snippet(name, code) for name, code in snippets.items()]
@@ -244,6 +320,51 @@ def test_escape_codes_and_control_characters_never_reach_the_output(batch):
         ("stdout", "red and plain, a bell and a null\n"),
         ("stderr", "100%\n"),  # a redrawn line as it was last drawn
     ]
+
+
+def test_past_the_head_prints_and_descriptor_writes_keep_their_order_to_the_end(batch):
+    result = batch["mixes_print_and_descriptor_writes.py"]
+    assert result.status == Status.PASSED, result.failure
+    last = result.output.splitlines()[-201:]
+    expected = [f"{kind} {n:04d} " + kind[0] * 44 for n in range(1400, 1500) for kind in ("print", "write")]
+    assert last == [*expected, "the end"]
+
+
+def test_characters_that_reorder_or_hide_text_are_shown_as_their_escapes(batch):
+    result = batch["prints_invisible_characters.py"]
+    assert result.output == "a right-to-left override \\u202e and a zero-width space \\u200b, shown\n"
+
+
+def test_a_figure_that_could_run_script_is_refused_naming_the_snippet(batch):
+    result = batch["forges_its_figures.py"]
+    assert result.status == Status.FAILED and result.output == "forged 7\n"
+    assert result.failure.startswith("snippets/forges_its_figures.py: a figure was refused: ")
+    assert result.failure.count("a figure was refused") == 7, result.failure
+    for what in ("an element <a>", "an element <script>", "an attribute 'onclick'", "<foreignObject>",
+                 "an element <set>", "a DTD with declarations", "a processing instruction"):
+        assert what in result.failure
+    assert result.figures == []
+
+
+def test_figures_are_capped_in_number_as_text_is(batch):
+    result = batch["shows_too_many_figures.py"]
+    assert result.status == Status.FAILED and result.output == "shown 25\n"
+    assert result.failure == (
+        "snippets/shows_too_many_figures.py: it left 25 figures open, more than a page shows (at most 20, "
+        "10 MiB in all): close those it does not show with plt.close(figure)"
+    )
+    assert len(result.figures) == 20
+
+
+def test_an_end_the_snippet_wrote_itself_does_not_make_a_crash_a_pass(batch):
+    result = batch["forges_its_end.py"]
+    assert result.status == Status.FAILED
+    assert result.failure.startswith("snippets/forges_its_end.py: the process was killed by SIGSEGV")
+
+
+def test_a_declared_match_is_searched_under_the_snippets_timeout(batch):
+    result = batch["backtracks_in_its_match.py"]
+    assert result.failure == "snippets/backtracks_in_its_match.py: timed out after 1 s and was killed"
 
 
 def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):

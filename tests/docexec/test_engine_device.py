@@ -179,3 +179,22 @@ def test_on_the_cuda_runner_a_page_line_names_each_device_its_outputs_ran_on(pro
     )
     assert "produced on a CUDA GPU (NVIDIA Fake 80GB, CUDA " in page_line("mixed/index.html")
     assert "for the snippets that need one and on a CPU for the others" in page_line("mixed/index.html")
+
+
+def test_the_cuda_release_of_a_wheel_without_a_local_tag_is_read_from_its_version_file(tmp_path, monkeypatch):
+    """PyPI's CUDA 13 wheels are plain ``2.11.0``: torch/version.py still says what they were built for."""
+    import importlib.machinery
+    import importlib.util
+
+    from docexec.execution import device
+
+    package = tmp_path / "torch"
+    package.mkdir()
+    (package / "version.py").write_text("__version__ = '2.11.0'\ncuda: Optional[str] = '13.0'\n")
+    spec = importlib.machinery.ModuleSpec("torch", None, is_package=True)
+    spec.submodule_search_locations = [str(package)]
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: spec if name == "torch" else None)
+    assert device.cuda_version("2.11.0") == "13.0"
+    assert device.cuda_version("2.13.0+cu128") == "12.8"  # the local tag, where there is one
+    (package / "version.py").write_text("cuda: Optional[str] = None\n")  # a CPU build
+    assert device._version_file_cuda() is None

@@ -15,6 +15,7 @@ import pytest
 from test_engine_device import fake_nvidia_smi
 
 from docexec import recordings
+from docexec.execution.result import Result, Status
 
 ROOT = Path(__file__).resolve().parents[2]
 EPOCH = "1780000000"  # 2026-05-28, the date the recording says
@@ -133,7 +134,7 @@ def test_a_bad_declaration_fails_its_snippet_keeps_its_recording_and_the_others_
     again = docexec(root, "record", env=gpu_project.on_gpu)
     assert again.returncode == 1, again.stdout + again.stderr
     failure = "snippets/page/gpu_memory.py:1: unknown declaration 'timeot'"
-    assert f"FAIL snippets/page/gpu_memory.py\n  {failure}" in again.stdout
+    assert f"FAIL snippets/page/gpu_memory.py (not run)\n  {failure}" in again.stdout
     assert "1 recorded, 0 unchanged, 0 removed, 1 failed: snippets/page/gpu_memory.py" in again.stdout
     assert kept.exists() and (root / "recordings" / "page" / "other_gpu.json").exists()
 
@@ -150,3 +151,84 @@ def test_an_unreadable_recording_is_listed_with_its_file(gpu_project):
 def test_no_recording_of_this_project_is_stale():
     """Each line names a recording whose snippet changed or is gone: record again on a GPU."""
     assert recordings.stale(ROOT) == []
+
+
+GPU_JOB_SANDBOX = """\
+# docexec: cuda
+import os
+
+# CUDA's driver writes below /proc: a GPU job may, and the kernel's settings stay read-only.
+with open("/proc/self/comm", "w") as comm:
+    comm.write("gpu-job")
+assert os.statvfs("/proc/sys").f_flag & os.ST_RDONLY
+print("wrote /proc/self/comm; /proc/sys read-only")
+"""
+CPU_JOB_SANDBOX = """\
+try:
+    with open("/proc/self/comm", "w") as comm:
+        comm.write("cpu-job")
+    print("wrote /proc/self/comm")
+except PermissionError:
+    print("refused /proc/self/comm")
+"""
+
+
+def test_a_gpu_job_may_write_below_proc_but_not_the_kernel_settings_and_a_cpu_job_may_not(gpu_project):
+    root = gpu_project.root
+    gpu_project.snippet("page/gpu_sandbox.py", GPU_JOB_SANDBOX)
+    gpu_project.snippet("page/cpu_sandbox.py", CPU_JOB_SANDBOX)
+    ran = docexec(root, "run", "snippets/page", env=gpu_project.on_gpu)
+    if "writes only in the snippet's own folders" in ran.stderr:
+        pytest.skip("this kernel has no Landlock: writes are compared after the run instead")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "wrote /proc/self/comm; /proc/sys read-only" in ran.stdout
+    assert "refused /proc/self/comm" in ran.stdout
+
+
+def test_snippets_import_from_the_callers_python_path(project, tmp_path):
+    """How the engine runs from a source tree beside a machine's own torch (.github/record-gpu.sh)."""
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "only_on_the_path.py").write_text("WHERE = 'found through PYTHONPATH'\n")
+    project.snippet("page/imports.py", "from only_on_the_path import WHERE\nprint(WHERE)\n")
+    ran = docexec(project.root, "run", "snippets/page/imports.py", env={"PYTHONPATH": str(extra)})
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "found through PYTHONPATH" in ran.stdout
+
+
+def test_the_record_script_lists_this_projects_cuda_snippets_and_archives_a_dry_run(tmp_path):
+    out = tmp_path / "out"
+    ran = subprocess.run(
+        [str(ROOT / ".github" / "record-gpu.sh"), str(out), str(tmp_path / "no-wheels")],
+        cwd=ROOT,
+        env={**os.environ, "PYTHON": sys.executable, "DRY_RUN": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    listed = re.findall(r"^WOULD RUN (\S+)$", ran.stdout, re.MULTILINE)
+    declared = [
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "snippets").rglob("*.py"))
+        if re.search(r"^# docexec:.*\bcuda\b", path.read_text(encoding="utf-8"), re.MULTILINE)
+    ]
+    assert listed == declared and len(listed) >= 17
+    assert f"{len(listed)} CUDA snippets to record on a CUDA GPU" in ran.stdout
+    archive = subprocess.run(["tar", "-tzf", str(out / "recordings.tar.gz")], capture_output=True, text=True)
+    assert "record.log" in archive.stdout.split()
+    assert (out / "record.log").read_text().startswith("recording on a CUDA GPU")
+
+
+def test_a_recording_made_with_another_torch_release_says_which_one_the_site_pins(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\ndependencies = ["numpy", "torch==2.13.0"]\n')
+    assert recordings.pinned_release(tmp_path) == "2.13.0"
+    assert recordings.pinned_release(tmp_path / "elsewhere") is None
+
+    def label(torch: str) -> str:
+        result = Result("snippets/a.py", Status.PASSED, environment={"gpu": "NVIDIA H200", "torch": torch})
+        recording = recordings.Recording("snippets/a.py", result, "2026-11-27", "0" * 64, False, "2.13.0")
+        return recording.label()
+
+    assert label("2.11.0") == "Recorded on NVIDIA H200 · torch 2.11.0 (the site pins 2.13.0) · 2026-11-27"
+    assert label("2.13.0+cu128") == "Recorded on NVIDIA H200 · torch 2.13.0+cu128 · 2026-11-27"

@@ -5,6 +5,7 @@ it (`restrictions.unenforced`) and its test is skipped, saying which."""
 
 from __future__ import annotations
 
+import os
 import socket
 import tempfile
 from pathlib import Path
@@ -28,6 +29,7 @@ READS_ENVIRONMENTS = """
                 pass
     print("environments read:", sum(bool(text) for text in found))
     print("".join(text.decode(errors="replace") for text in found))
+    print("the engine's command line:", open(f"/proc/{engine}/cmdline", "rb").read())
 """
 
 WRITES_OUTSIDE = """
@@ -75,6 +77,75 @@ FILLS_SHARED_MEMORY = """
 """
 
 
+FILLS_ITS_FOLDERS = """
+    # docexec: memory=64M
+    import os
+
+    folders = {"work": ".", "home": os.environ["HOME"], "tmp": os.environ["TMPDIR"]}
+    for name, folder in folders.items():  # each file below the limit, together above it
+        with open(os.path.join(folder, "fill.bin"), "wb") as fill:
+            fill.write(bytes(25 << 20))
+        print("wrote 25 MiB in", name)
+"""
+
+SHARED_MEMORY_AND_HEAP = """
+    # docexec: memory=96M
+    import time
+
+    with open("/dev/shm/docexec-held", "wb") as held:  # kept in RAM, mapped by no process
+        held.write(bytes(60 << 20))
+    heap = bytearray(60 << 20)  # each half of it below the limit
+    time.sleep(3)
+    print("both held")
+"""
+
+SIGNALS_OUTSIDE = """
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    for name, pid in (("its supervisor", os.getppid()), ("the engine", {engine})):
+        try:
+            os.kill(pid, signal.SIGCONT)  # harmless, were it delivered
+            print(name, "signalled")
+        except PermissionError:
+            print(name, "refused")
+    own = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    own.kill()  # its own processes it may end
+    print("its own child ended:", own.wait() == -signal.SIGKILL)
+"""
+
+REACHES_SOCKETS = """
+    import socket
+
+    for address in ({path!r}, "\\0" + {abstract!r}):
+        try:
+            with socket.socket(socket.AF_UNIX) as client:
+                client.connect(address)
+            print("connected")
+        except OSError as error:
+            print("refused:", type(error).__name__)
+"""
+
+READS_SECRETS = """
+    import os
+
+    for path in ("/etc/shadow", {git_config!r}):
+        try:
+            with open(path, "rb") as secret:
+                print(path.rsplit("/", 1)[-1], "read:", len(secret.read()), "bytes")
+        except OSError as error:
+            print(path.rsplit("/", 1)[-1], "refused:", type(error).__name__)
+"""
+
+
+def stopped_for_memory(result, limit: str) -> bool:  # type: ignore[no-untyped-def]
+    """Files and shared memory are counted with the snippet's memory: the supervisor may stop it
+    before the file system refuses a write."""
+    return f"exceeded its memory limit of {limit}" in result.failure
+
+
 def needs(restriction: str) -> None:
     if restriction in restrictions.unenforced():
         pytest.skip(f"this machine does not enforce: {restriction}")
@@ -88,15 +159,40 @@ def listening():
         yield server.getsockname()[1]
 
 
+@pytest.fixture(scope="module")
+def machine_sockets(tmp_path_factory):
+    """A socket in the file system and an abstract one, listening, as a daemon of the machine's."""
+    path = str(tmp_path_factory.mktemp("daemon") / "daemon.sock")
+    abstract = f"docexec-test-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX) as in_files, socket.socket(socket.AF_UNIX) as in_abstract:
+        in_files.bind(path)
+        in_abstract.bind("\0" + abstract)
+        for server in (in_files, in_abstract):
+            server.listen()
+        yield path, abstract
+
+
 @pytest.fixture(scope="module", params=[True, False], ids=["forked", "subprocess"])
-def batch(request, module_project, listening):
+def batch(request, module_project, listening, machine_sockets):
+    git = module_project.root / ".git"
+    git.mkdir(exist_ok=True)
+    (git / "config").write_text(f'[http]\n\textraheader = AUTHORIZATION: basic {SECRET}\n')
+    path, abstract = machine_sockets
     snippets = {
-        "reads_environments.py": READS_ENVIRONMENTS,
+        "reads_environments.py": READS_ENVIRONMENTS.replace("{engine}", str(os.getpid())),
         "writes_outside.py": WRITES_OUTSIDE,
         "connects.py": CONNECTS.format(port=listening),
         "connects_declared.py": "    # docexec: network" + CONNECTS.format(port=listening),
         "big_file.py": BIG_FILE,
         "fills_shared_memory.py": FILLS_SHARED_MEMORY,
+        "fills_its_folders.py": FILLS_ITS_FOLDERS,
+        "shared_memory_and_heap.py": SHARED_MEMORY_AND_HEAP,
+        "signals_outside.py": SIGNALS_OUTSIDE.format(engine=os.getpid()),
+        "reaches_sockets.py": REACHES_SOCKETS.format(path=path, abstract=abstract),
+        "reaches_sockets_declared.py": "    # docexec: network" + REACHES_SOCKETS.format(
+            path=path, abstract=abstract
+        ),
+        "reads_secrets.py": READS_SECRETS.format(git_config=str(git / "config")),
     }
     paths = [module_project.snippet(name, code) for name, code in snippets.items()]
     with pytest.MonkeyPatch.context() as patch:
@@ -118,6 +214,7 @@ def test_no_environment_of_another_process_can_be_read(batch):
     assert result.status == Status.PASSED, result.failure
     assert SECRET not in result.output
     assert "environments read: 1\n" in result.output  # its own only
+    assert "the engine's command line: b''\n" in result.output
 
 
 def test_writes_are_allowed_in_the_snippets_own_folders_only(batch):
@@ -142,14 +239,56 @@ def test_a_file_cannot_grow_past_the_declared_memory(batch):
     needs(restrictions.FILE_SIZE)
     result = batch["big_file.py"]
     assert result.status == Status.FAILED
-    assert "OSError: [Errno 27] File too large" in result.failure
+    assert "OSError: [Errno 27] File too large" in result.failure or stopped_for_memory(result, "64 MiB")
 
 
 def test_shared_memory_counts_against_the_declared_memory(batch):
     needs(restrictions.SHARED_MEMORY)
     result = batch["fills_shared_memory.py"]
     assert result.status == Status.FAILED
-    assert "No space left on device" in result.failure
+    assert "No space left on device" in result.failure or stopped_for_memory(result, "64 MiB")
+
+
+def test_what_a_snippet_writes_over_several_files_has_one_limit_its_memory(batch):
+    needs(restrictions.SHARED_MEMORY)
+    result = batch["fills_its_folders.py"]
+    assert result.status == Status.FAILED
+    assert stopped_for_memory(result, "64 MiB"), result.failure
+
+
+def test_shared_memory_counts_with_the_heap(batch):
+    needs(restrictions.SHARED_MEMORY)
+    result = batch["shared_memory_and_heap.py"]
+    assert result.status == Status.FAILED
+    assert result.failure.startswith(
+        "snippets/shared_memory_and_heap.py: exceeded its memory limit of 96 MiB"
+    ), result.failure
+
+
+def test_no_signal_reaches_a_process_outside_the_snippet(batch):
+    needs(restrictions.SIGNALS)
+    result = batch["signals_outside.py"]
+    assert result.status == Status.PASSED, result.failure
+    assert result.output == "its supervisor refused\nthe engine refused\nits own child ended: True\n"
+
+
+def test_no_socket_of_the_machine_can_be_reached(batch):
+    needs(restrictions.SOCKETS)
+    for name in ("reaches_sockets.py", "reaches_sockets_declared.py"):
+        result = batch[name]
+        assert result.status == Status.PASSED, result.failure
+        assert result.output == "refused: ConnectionRefusedError\nrefused: ConnectionRefusedError\n", name
+
+
+def test_password_files_and_the_projects_git_are_hidden(batch):
+    needs(restrictions.SECRETS)
+    result = batch["reads_secrets.py"]
+    assert result.status == Status.PASSED, result.failure
+    assert SECRET not in result.output
+    lines = result.output.splitlines()
+    if Path("/etc/shadow").exists():
+        assert lines[0] in ("shadow read: 0 bytes", "shadow refused: PermissionError")
+    assert lines[1] == "config refused: PermissionError"
 
 
 UNPRIVILEGED_PROBE = (

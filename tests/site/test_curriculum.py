@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from studysite.questions import Question, parse, plain_text
+from studysite.questions import ASKED_AS, Question, parse, plain_text
 
 # (source tag, numbers) of every question whose answer has landed.
 SOURCES = {
@@ -23,6 +23,8 @@ SOURCES = {
     "Review": range(1, 16),
 }
 MAX_QUESTIONS_PER_PAGE = 6
+# What a candidate says in about 30 seconds; the details belong to the answer below the box.
+MAX_SHORT_ANSWER_WORDS = 80
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\"])")
 
 
@@ -49,17 +51,6 @@ def test_every_source_question_is_answered_exactly_once(root):
             assert len(places) == 1, f"({source}, Q{number}) is answered in {places or 'no place'}"
 
 
-def test_each_question_says_where_it_is_asked(root):
-    """A question quotes its sources with their tags, or, asked by no source document, is marked
-    *Not in the notes* and quotes how interviewers put it, with no tag that would claim a source."""
-    for question in questions(root):
-        if question.in_notes:
-            assert question.sources, f"{question.url}: *Asked as:* names no source tag (Day N, QN)"
-        else:
-            assert not question.sources, f"{question.url}: a question not in the notes cites a note"
-            assert phrasings(question.asked_as), f"{question.url}: quotes no interviewer's phrasing"
-
-
 def test_each_question_has_an_answer_block_with_an_executed_snippet(root):
     for question in questions(root):
         assert "/// html | div.answer" in question.body, (
@@ -82,6 +73,28 @@ def test_each_question_starts_with_a_short_answer_of_two_to_four_sentences(root)
         assert "](" not in question.short_answer and "%run" not in question.short_answer, (
             f"{question.url}: a short answer holds no links or snippets (it is also a flash card)"
         )
+
+
+def test_each_short_answer_can_be_said_in_about_thirty_seconds(root):
+    long = {
+        question.url: count
+        for question in questions(root)
+        if (count := len(plain_text(question.short_answer).split())) > MAX_SHORT_ANSWER_WORDS
+    }
+    assert not long, f"short answers over {MAX_SHORT_ANSWER_WORDS} words (as the reader sees them): {long}"
+
+
+def test_a_question_cites_its_notes_or_says_that_none_asks_it(root):
+    # "Asked as" quotes a note, with its tag; a common interview question that no note asks says so
+    # in its place, and quotes the reader's phrasings without a tag.
+    for question in questions(root):
+        if question.in_notes:
+            assert question.sources, f"{question.url}: *Asked as* names no source (Day N, Qn)"
+        else:
+            assert not question.sources, f"{question.url}: cites a note yet says that no note asks it"
+            assert len(phrasings(question.asked_as)) >= 2, (
+                f"{question.url}: quote at least two phrasings a reader would search for"
+            )
 
 
 def test_no_page_holds_more_than_six_questions(root):
@@ -148,11 +161,9 @@ def search_index(built_site) -> list[dict]:
 
 
 def phrasings(asked: str) -> list[str]:
-    """The quoted source questions of an *Asked as:* paragraph, without Markdown marks; of a *Not in
-    the notes:* paragraph, the quoted phrasings."""
-    if not asked.startswith("*Asked as:*"):
-        return [" ".join(re.sub(r"[`*\\]", "", quote).split()) for quote in re.findall(r'"([^"]+)"', asked)]
-    chunks = re.split(r"\((?:Day \d+|Review), Q\d+\)", asked.replace("*Asked as:*", ""))
+    """The quoted questions of an *Asked as:* paragraph (or of the one that says no note asks it),
+    without Markdown marks."""
+    chunks = re.split(r"\((?:Day \d+|Review), Q\d+\)|\s·\s", ASKED_AS.sub("", asked, count=1))
     cleaned = [re.sub(r"[`*\\]", "", chunk).strip(' ·\n"') for chunk in chunks]
     return [" ".join(chunk.split()) for chunk in cleaned if chunk]
 

@@ -90,6 +90,10 @@ def executed(notebooks, tmp_path_factory) -> dict[tuple[str, str], nbformat.Note
         stub, check, fold = found["stub"][1], found["check"][1], found["solution"][1]
         add(drill_id, "stub", copy.deepcopy(stub), check)
         add(drill_id, "solution", nbformat.v4.new_code_cell(_folded_code(fold)), check)
+    # Last, as they patch the kernel: functions that try to forge the verdict, each then checked.
+    bucketing = _drill_cells(notebooks[DRILLS[FORGED].page], FORGED)["check"][1]
+    for name, (source, _) in FORGERIES.items():
+        add(FORGED, name, nbformat.v4.new_code_cell(source), bucketing)
 
     folder = tmp_path_factory.mktemp("kernel")
     spec = folder / "kernels" / KERNEL
@@ -112,6 +116,50 @@ def executed(notebooks, tmp_path_factory) -> dict[tuple[str, str], nbformat.Note
         )
         client.execute()
     return {key: run.cells[index] for index, key in keys}
+
+
+FORGED = "length_bucketing_batches"
+_PATCHES = (
+    "import torch.testing\nfrom torchguide.drills import framework\n"
+    "torch.testing.assert_close = lambda *args, **kwargs: None\n"
+    "framework.Report.ok = property(lambda self: True)\n"
+    "framework.check = framework.check_with = lambda *args, **kwargs: framework.Report('x', 25, 25)\n"
+)
+# What a reader's cell may do to forge the verdict, and what the check cell must say to it.
+FORGERIES = {
+    "sys.exit": (
+        "import sys\ndef bucket_batches(lengths, max_tokens):\n    sys.exit(0)\n",
+        "your bucket_batches raised SystemExit",
+    ),
+    "os._exit": (
+        "import os\ndef bucket_batches(lengths, max_tokens):\n    os._exit(0)\n",
+        "your bucket_batches ended the process it ran in",
+    ),
+    "10 MB of prints": (
+        "def bucket_batches(lengths, max_tokens):\n    print('x' * 10_000_000)\n    return []\n",
+        "your bucket_batches printed more than 100000 characters",
+    ),
+    "patched checker": (
+        _PATCHES + "def bucket_batches(lengths, max_tokens):\n    return []\n",
+        "your batches [] hold indices []",
+    ),
+    "frame reader": (
+        "import inspect\ndef bucket_batches(lengths, max_tokens):\n"
+        "    frame = inspect.currentframe().f_back\n"
+        "    while frame is not None and 'expected' not in frame.f_locals:\n"
+        "        frame = frame.f_back\n"
+        "    return [] if frame is None else frame.f_locals['expected']\n",
+        "your batches [] hold indices []",
+    ),
+}
+
+
+@pytest.mark.parametrize("forgery", FORGERIES)
+def test_a_check_cell_fails_a_function_that_tries_to_forge_the_verdict(executed, forgery):
+    (error,) = _errors(executed[FORGED, forgery])
+    assert error.ename == "DrillFailed"
+    assert any(FORGERIES[forgery][1] in line for line in error.traceback), error.traceback
+    assert not re.fullmatch(rf"{FORGED}: \d+ cases passed.*", error.traceback[-1])
 
 
 def _errors(cell: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:

@@ -44,13 +44,6 @@ def test_each_question_becomes_a_card_with_its_short_answer_and_link(tmp_path):
     assert link == "https://example.org/site/week-1/day-1/#view"
 
 
-def test_a_question_no_note_asks_says_so_on_its_card(tmp_path):
-    marked = '*Not in the notes:* asked as "A view?"'
-    common = PAGE.replace('*Asked as:* "What is a view?" (Day 1, Q1)', marked)
-    ((_, asked, _, _),) = notes(build_deck(parse(common, "p.md"), SITE, 1.7e9), tmp_path)
-    assert asked == '<p>Not in the notes: asked as "A view?"</p>'
-
-
 def test_the_same_questions_give_the_same_file(monkeypatch):
     questions = parse(PAGE, "p.md")
     first = build_deck(questions, SITE, 1.7e9)
@@ -164,3 +157,11 @@ def test_the_sites_deck_imports_into_anki_and_passes_its_database_check(built_si
         assert_database_check_passes(collection)
     finally:
         collection.close()
+
+
+def test_a_question_no_note_asks_says_so_on_its_card(tmp_path):
+    page = PAGE.replace("*Asked as:*", "*A common interview question, not in the notes:*").replace(
+        " (Day 1, Q1)", ""
+    )
+    ((_front, asked, _back, _link),) = notes(build_deck(parse(page, "p.md"), SITE, 1.7e9), tmp_path)
+    assert asked == '<p>A common interview question, not in the notes: "What is a view?"</p>'

@@ -95,24 +95,24 @@ def test_a_correction_gives_its_claim_as_the_notes_put_it():
     assert second.claim == ""
 
 
-COMMON = """## `DataParallel` vs. DDP { #dp-vs-ddp }
+NOT_IN_NOTES = """## Why does a second backward fail? { #retain-graph }
 
-*Not in the notes:* a common interview question, asked as "DP vs. DDP?" ·
-"Why is `DataParallel` slower?"
+*A common interview question, not in the notes:* "What does `retain_graph=True` do?" ·
+"Trying to backward through the graph a second time?"
 
 /// html | div.answer
 
 !!! short-answer "Short answer"
-    DDP runs a process per device. DP runs threads.
+    Backward frees the saved tensors. A second one finds them gone.
 
 ///
 """
 
 
-def test_a_question_no_note_asks_is_marked_so_and_read_like_the_others():
-    (question,) = parse(COMMON, "week-2/day-9/distributed.md")
-    assert (question.anchor, question.sources, question.in_notes) == ("dp-vs-ddp", [], False)
-    assert question.short_answer == "DDP runs a process per device. DP runs threads."
-    assert question.provenance.startswith('Not in the notes: a common interview question, asked as "DP')
-    (noted,) = parse(PAGE, "p.md")
-    assert noted.in_notes and noted.provenance.startswith('Asked as: "What is a view?"')
+def test_a_question_no_note_asks_says_so_in_place_of_asked_as():
+    (question,) = parse(NOT_IN_NOTES, "week-1/autograd.md")
+    assert question.anchor == "retain-graph" and question.short_answer.startswith("Backward frees")
+    assert not question.in_notes and question.sources == []
+    assert question.asked_as_plain_label.startswith('A common interview question, not in the notes: "What')
+    (cited,) = parse(PAGE, "week-1/memory.md")
+    assert cited.in_notes and cited.asked_as_plain_label.startswith('Asked as: "What is a view?"')

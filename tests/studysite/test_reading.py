@@ -21,12 +21,6 @@ Body.
 *Asked as:* "Why does it fail?" (Day 1, Q2)
 
 Body.
-
-## `DataParallel` vs. DDP { #dp-vs-ddp }
-
-*Not in the notes:* a common interview question, asked as "DP vs. DDP?"
-
-Body.
 """
 FOUND = parse(TOPIC, "week-1/day-1/views.md")
 
@@ -57,15 +51,14 @@ def test_a_day_table_links_every_question_of_the_pages_it_lists():
     table += "| [Views](views.md) | views · errors |\n| [Other](other.md) | kept |\n"
     html = render(table, "week-1/day-1/index.md")
     links = re.findall(r'<a href="([^"]+)">', html)
-    questions = ["views.md#view-vs-copy", "views.md#view-error", "views.md#dp-vs-ddp"]
-    assert links == ["views.md", *questions, "other.md"]
+    assert links == ["views.md", "views.md#view-vs-copy", "views.md#view-error", "other.md"]
     assert "kept" in html and "errors" not in html
 
 
 def test_a_page_opens_with_the_list_of_its_questions_and_the_review_page_too():
     html = render(TOPIC, "week-1/day-1/views.md")
     assert html.index("<h1") < html.index('<details class="study-on-this-page">') < html.index("<h2")
-    assert re.findall(r'<li><a href="(#[^"]+)">', html) == ["#view-vs-copy", "#view-error", "#dp-vs-ddp"]
+    assert re.findall(r'<li><a href="(#[^"]+)">', html) == ["#view-vs-copy", "#view-error"]
     review = "# Review\n\n### 1. First { #q1 }\n\nText.\n\n### 2. Second { #q2 }\n\nText.\n"
     html = render(review, "review.md")
     assert '<details class="study-on-this-page">' in html
@@ -76,10 +69,28 @@ def test_the_asked_as_text_that_flash_cards_use_has_no_escaped_quote():
     assert FOUND[0].asked_as.startswith('*Asked as:* "What is "a view"?"')
 
 
-def test_a_question_no_note_asks_links_its_mark_and_is_listed_apart_on_the_sources_page():
-    html = render(TOPIC, "week-1/day-1/views.md")
-    assert '<em><a href="../../sources.md#not-in-the-notes">Not in the notes</a>:</em> a common' in html
-    sources = markdown.markdown(sources_page(FOUND), extensions=["tables", "attr_list"])
-    listed = sources.split('<h2 id="not-in-the-notes">Not in the notes</h2>', 1)
-    assert len(listed) == 2 and "dp-vs-ddp" not in listed[0]
-    assert re.findall(r'<li><a href="([^"]+)">', listed[1]) == ["week-1/day-1/views.md#dp-vs-ddp"]
+def test_the_sources_page_lists_the_questions_no_note_asks_apart_with_their_page():
+    other = parse(
+        '# Graphs\n\n## Backward twice { #retain-graph }\n\n'
+        '*A common interview question, not in the notes:* "retain_graph?"\n\nBody.\n',
+        "week-1/autograd-graphs.md",
+    )
+    html = markdown.markdown(
+        sources_page(FOUND + other, {"week-1/autograd-graphs.md": "The autograd graph"}),
+        extensions=["tables", "attr_list"],
+    )
+    assert '<a href="#not-in-the-notes">listed apart</a>' in html
+    assert html.index('id="review"') < html.index('<h2 id="not-in-the-notes">Not in the notes</h2>')
+    section = html.split('id="not-in-the-notes"')[1]
+    rows = re.findall(r"<tr>\s*<td>(.*?)</td>\s*<td>(.*?)</td>", section)
+    assert rows == [
+        (
+            '<a href="week-1/autograd-graphs.md#retain-graph">Backward twice</a>',
+            '<a href="week-1/autograd-graphs.md">The autograd graph</a>',
+        )
+    ]
+    assert "view-vs-copy" not in section  # a question of the notes stays under its note
+
+
+def test_a_site_whose_questions_all_come_from_the_notes_has_no_such_section():
+    assert "not-in-the-notes" not in sources_page(FOUND)

@@ -80,13 +80,32 @@ def test_a_question_keeps_its_short_answer_as_text_and_the_rest_as_words_once(tm
     assert notes["text"] == "<p>The full answer, not a question.</p>" and "words" not in notes
 
 
-def test_a_question_no_note_asks_keeps_the_same_shape_in_the_index(tmp_path):
-    text = QUESTION_TEXT.replace("Asked as:", "Not in the notes: a common interview question, asked as")
+def test_a_question_no_note_asks_keeps_its_phrasing_and_short_answer_as_text(tmp_path):
+    text = QUESTION_TEXT.replace("Asked as:", "A common interview question, not in the notes:")
+    text = text.replace(" (Day 1, Q1)", "")
     path = write_index(tmp_path, [{"location": "views/#view", "title": "What is a view?", "text": text}])
     reshape(path, {"views/#view"})
     (question,) = json.loads(path.read_text())["docs"]
-    assert question["text"].startswith("<p>Not in the notes:") and "strides" not in question["text"]
-    assert question["words"] == "full strides offsets again contiguity"
+    assert question["text"].startswith("<p>A common interview question, not in the notes:")
+    assert question["text"].endswith("with its base.</p>") and "strides" in question["words"]
+
+
+def test_entries_lose_their_code_marks_and_plural_twins_and_keep_their_characters(tmp_path):
+    text = QUESTION_TEXT.replace("The full answer:", "Gradients · gradient — losses, loss and batches, naïvely:")
+    path = write_index(tmp_path, [{"location": "views/#view", "title": "What is a view?", "text": text}])
+    reshape(path, {"views/#view"})
+    raw = path.read_bytes()
+    (question,) = json.loads(raw)["docs"]
+    assert question["text"] == (
+        '<p>Asked as: "What is a view?" (Day 1, Q1)</p> <p>Short answer</p> '
+        "<p>A view shares storage with its base.</p>"
+    )
+    # "gradients" and "losses" stem as "gradient" and "loss" do; "batches" has no twin here.
+    words = question["words"].split()
+    assert {"gradient", "loss", "batches", "strides"} <= set(words)
+    assert not {"gradients", "losses"} & set(words)
+    # A lone "—" is no word a reader searches by; "naïvely" keeps its "ï" as UTF-8.
+    assert "naïvely" in words and "ï".encode() in raw and b"\\u00ef" not in raw
 
 
 def test_pages_without_questions_weigh_less_than_questions(tmp_path):

@@ -63,3 +63,48 @@ def test_speedup_is_baseline_over_candidate() -> None:
 def test_speedup_rejects_non_positive_times(times: tuple) -> None:
     with pytest.raises(ValueError):
         speedup(*times)
+
+
+def test_kernel_names_lists_the_operators_a_cpu_call_runs() -> None:
+    from torchguide.timing import kernel_names
+
+    a = torch.ones(32, 32)
+    names = kernel_names(lambda: (a @ a).relu(), device="cpu")
+    assert {"aten::mm", "aten::relu"} <= set(names)
+    assert names == sorted(set(names))
+
+
+def test_kernel_names_refuses_an_unknown_device() -> None:
+    from torchguide.timing import kernel_names
+
+    with pytest.raises(ValueError, match="'cuda' or 'cpu'"):
+        kernel_names(lambda: None, device="mps")
+
+
+@pytest.mark.parametrize(
+    ("capability", "generation", "tensor_core_kernel"),
+    [
+        ((7, 0), "Volta", "volta_h884gemm_128x128_ldg8_nn"),
+        ((7, 5), "Turing", "turing_fp16_s1688gemm_fp16_128x128_ldg8_f2f_nn"),
+        ((8, 6), "Ampere or Ada", "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn"),
+        ((9, 0), "Hopper", "nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNN"),
+        ((9, 0), "Hopper", "sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x64"),
+        ((12, 0), "Blackwell", "sm100_xmma_gemm_f16f16_f16f32"),
+    ],
+)
+def test_tensor_core_kernels_match_each_generation(capability, generation, tensor_core_kernel) -> None:
+    import re
+
+    from torchguide.timing import tensor_core_kernels
+
+    named, pattern = tensor_core_kernels(capability)
+    assert named == generation
+    assert re.search(pattern, tensor_core_kernel)
+    assert not re.search(pattern, "volta_sgemm_128x64_nn")  # a float32 SIMT kernel
+
+
+def test_tensor_core_kernels_refuse_a_gpu_without_them() -> None:
+    from torchguide.timing import tensor_core_kernels
+
+    with pytest.raises(ValueError, match="start with Volta"):
+        tensor_core_kernels((6, 1))

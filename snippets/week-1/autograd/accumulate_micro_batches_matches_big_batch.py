@@ -4,7 +4,6 @@ import torch
 from torch import nn
 from torchguide.training import clone_grads
 
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
 twin = copy.deepcopy(model)
 loss_fn = nn.MSELoss()  # mean over the batch

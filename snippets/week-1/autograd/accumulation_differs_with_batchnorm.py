@@ -3,7 +3,6 @@ import copy
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.Linear(16, 1))
 twin = copy.deepcopy(model)
 loss_fn = nn.MSELoss()

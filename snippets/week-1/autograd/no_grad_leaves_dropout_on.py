@@ -1,7 +1,6 @@
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(8, 8), nn.BatchNorm1d(8), nn.Dropout(p=0.5))
 bn = model[1]
 x = torch.randn(4, 8)

@@ -1,7 +1,6 @@
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 encoder = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 8))
 head = nn.Linear(8, 1)
 x = torch.randn(2, 4)

@@ -4,13 +4,13 @@ import matplotlib.pyplot as plt
 import torch
 from torch import nn
 
-torch.manual_seed(0)
+SEED = torch.initial_seed()
 x = torch.randn(128, 8)
 y = torch.tanh(x @ torch.randn(8, 1))  # a smooth target to regress
 
 
 def new_net() -> nn.Sequential:
-    torch.manual_seed(1)  # every run starts from the same weights
+    torch.manual_seed(SEED + 1)  # every run starts from the same weights
     return nn.Sequential(nn.Linear(8, 256), nn.ReLU(), nn.Linear(256, 1))
 
 
@@ -50,9 +50,10 @@ for _ in range(STEPS):
 final = dict(zip(runs, losses_of(nets).tolist()))
 trained = {name: [lr for lr in lrs if final[name, lr] < TARGET]
            for name in optimizers}
+momentum, adam = trained["SGD, momentum 0.9"], trained["Adam (default betas)"]
 assert trained["SGD"] == []  # no learning rate reaches it in 100 steps
-assert len(trained["SGD, momentum 0.9"]) == 2  # half a decade
-assert len(trained["Adam (default betas)"]) >= 4  # 1.5 decades or more
+assert 1 <= len(momentum) <= 3  # at most a decade (2 rates in seeds 0-5)
+assert len(adam) >= max(4, len(momentum) + 2)  # 1.5 decades or more
 # --8<-- [end:gist]
 for name, ok in trained.items():
     span = f"{min(ok):.0e} to {max(ok):.0e}" if ok else "none"

@@ -2,7 +2,6 @@ import torch
 from torch import nn
 from torchguide.training import grad_norm
 
-torch.manual_seed(0)
 model = nn.Linear(10, 1)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 scaler = torch.amp.GradScaler("cpu")  # same API as on CUDA

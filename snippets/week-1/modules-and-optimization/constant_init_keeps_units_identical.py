@@ -2,13 +2,13 @@ import matplotlib.pyplot as plt
 import torch
 from torch import nn
 
-torch.manual_seed(0)
+SEED = torch.initial_seed()
 x = torch.randn(128, 2)
 y = (x[:, :1] * x[:, 1:2] > 0).float()  # XOR-like: needs several units
 
 
 def train(constant: bool) -> tuple[torch.Tensor, list[float]]:
-    torch.manual_seed(1)
+    torch.manual_seed(SEED + 1)
     net = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
     # --8<-- [start:gist]
     if constant:

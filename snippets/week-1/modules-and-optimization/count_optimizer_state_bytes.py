@@ -9,7 +9,6 @@ optimizers = {
     "AdamW": lambda ps: torch.optim.AdamW(ps, lr=1e-3),
 }
 
-torch.manual_seed(0)
 print(f"{'optimizer':13s} {'params':>7s} {'grads':>7s} {'state':>7s}"
       f" {'state/P':>7s} {'total/P':>7s}")
 for name, make in optimizers.items():

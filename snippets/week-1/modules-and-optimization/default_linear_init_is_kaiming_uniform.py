@@ -4,16 +4,15 @@ import torch
 from torch import nn
 
 fan_in = 256
-torch.manual_seed(0)
 # --8<-- [start:gist]
+state = torch.get_rng_state()
 layer = nn.Linear(fan_in, 512)
 
-torch.manual_seed(0)  # replay the same random numbers by hand
+torch.set_rng_state(state)  # replay the same random numbers by hand
 w = torch.empty(512, fan_in)
 nn.init.kaiming_uniform_(w, a=math.sqrt(5))
 bound = 1 / math.sqrt(fan_in)
 b = torch.empty(512).uniform_(-bound, bound)
-
 assert torch.equal(layer.weight, w) and torch.equal(layer.bias, b)
 # --8<-- [end:gist]
 print("weight == kaiming_uniform_(a=sqrt(5)):", torch.equal(layer.weight, w))

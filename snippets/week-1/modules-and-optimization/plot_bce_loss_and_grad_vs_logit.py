@@ -1,3 +1,5 @@
+import math
+
 import matplotlib.pyplot as plt
 import torch
 from torch import nn
@@ -10,14 +12,14 @@ naive = nn.BCELoss(reduction="none")(torch.sigmoid(z), target)
 fused = nn.BCEWithLogitsLoss(reduction="none")(z, target)
 (fused_grad,) = torch.autograd.grad(fused.sum(), z)
 
-# wrong from logit ~17 on: loss frozen at 100, gradient exactly 0
-stuck = z.detach() >= 17
+# wrong from logit 24 ln 2 = 16.636 on: loss frozen at 100, gradient 0
+stuck = z.detach() > 24 * math.log(2)
 assert torch.equal(naive[stuck], torch.full_like(naive[stuck], 100.0))
 assert torch.equal(naive_grad[stuck], torch.zeros_like(z[stuck]))
 assert torch.allclose(fused, nn.functional.softplus(z), atol=1e-5)
 # --8<-- [end:gist]
-print("first logit where sigmoid == 1.0:",
-      round(z[torch.sigmoid(z) == 1.0][0].item(), 3))
+print("loss 100 and gradient 0 for every logit of the grid above",
+      f"{24 * math.log(2):.3f}")
 
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(4.8, 3))
 zs = z.detach()

@@ -4,7 +4,6 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-torch.manual_seed(0)
 x = torch.randn(6)
 # --8<-- [start:gist]
 assert torch.equal(F.relu(x), nn.ReLU()(x))  # same computation

@@ -1,3 +1,5 @@
+import math
+
 import torch
 from torch import nn
 
@@ -24,9 +26,12 @@ for i, z in enumerate(logits.tolist()):
           f"  {x1.grad[i].item():4.2f} | {fused[i].item():10.2f}"
           f"  {x2.grad[i].item():4.2f}  {exact[i].item():6.2f}")
 
+# float32 sigmoid rounds to exactly 1.0 from logit 24 ln 2 = 16.636 on
+edge = 24 * math.log(2)  # exp(-z) < 2**-24: 1 + exp(-z) rounds to 1
+below, above = torch.tensor([edge - 1e-4, edge + 1e-4])
+assert torch.sigmoid(below) < 1.0 and torch.sigmoid(above) == 1.0
 # --8<-- [start:gist]
-# float32 sigmoid rounds to exactly 1.0 from about logit 17 on
-assert p[1] < 1.0 and p[2] == 1.0
+assert p[1] < 1.0 and p[2] == 1.0  # logits 16 and 17: 1.0 from 16.636 on
 # BCELoss clamps log(1 - 1.0) = -inf to -100: loss stuck at 100 ...
 assert torch.equal(naive[2:], torch.full((3,), 100.0))
 # ... and the gradient reaching the logit is exactly zero: no learning
@@ -43,3 +48,4 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
     cpu_loss = nn.BCELoss()(torch.sigmoid(logits), target)
 assert torch.isfinite(cpu_loss)
 print("BCELoss under CPU autocast runs:", cpu_loss.dtype)
+print(f"sigmoid(z) == 1.0 in float32 from z = 24 ln 2 = {edge:.3f}")

@@ -1,7 +1,6 @@
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 x = torch.randn(64, 3)
 y = (x[:, :1] * x[:, 1:2]).sign()  # a target that needs hidden units
 

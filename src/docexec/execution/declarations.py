@@ -25,8 +25,11 @@ import os
 import re
 import shlex
 import tokenize
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from docexec.execution import published
 
 DEFAULT_TIMEOUT = 30.0  # unless the project's configuration says otherwise
 # A page's example that runs longer than an hour is a mistake, not an example: the build would wait
@@ -95,6 +98,7 @@ class Declarations:
 def parse(source: str, path: str) -> Declarations:
     """Read the declarations of one snippet; raise `DeclarationError` on anything unknown."""
     values: dict[str, object] = {}
+    _reject_hidden_characters(source, path)
     _reject_trailing_declarations(source, path)
     sections: dict[str, tuple[int, int]] = {}
     gist: list[tuple[int, int]] = []
@@ -157,6 +161,12 @@ def parse_file(path: Path, root: Path, snippets: str = "snippets") -> Declaratio
     """`parse` for a file, naming it relative to ``root`` in errors. ``snippets``: the project's
     snippets folder under ``root`` (`docexec.config.Config.snippets`). A file that is not inside it
     once links are followed is refused: it would run and be published."""
+    return read_file(path, root, snippets)[0]
+
+
+def read_file(path: Path, root: Path, snippets: str = "snippets") -> tuple[Declarations, bytes]:
+    """`parse_file`, and the bytes it read: what runs and what the cache key is taken from are
+    the same text, whatever happens to the file meanwhile."""
     name = os.path.relpath(path, root) if path.is_absolute() == root.is_absolute() else str(path)
     if not is_inside(path, root, snippets):
         raise DeclarationError(
@@ -170,7 +180,7 @@ def parse_file(path: Path, root: Path, snippets: str = "snippets") -> Declaratio
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         raise DeclarationError(Path(name).as_posix(), line, "the file is not UTF-8 text") from None
-    return parse(source, Path(name).as_posix())
+    return parse(source, Path(name).as_posix()), data
 
 
 def is_inside(path: Path, root: Path, folder: str) -> bool:
@@ -196,6 +206,21 @@ def _looks_like_declaration(line: str) -> bool:
         return True
     similar = difflib.SequenceMatcher(None, word, "docexec").ratio() >= _TYPO_SIMILARITY
     return similar and bool(comment.group("colon"))
+
+
+# What a page or a reviewer would not see as it runs: control characters (a NUL byte) and the
+# invisible ones that reorder or hide text (`published.INVISIBLE`); a BOM starting the file is fine.
+_HIDDEN_IN_SOURCE = re.compile(f"[\\x00-\\x08\\x0b\\x0e-\\x1f\\x7f-\\x9f]|{published.INVISIBLE.pattern}")
+
+
+def _reject_hidden_characters(source: str, path: str) -> None:
+    found = _HIDDEN_IN_SOURCE.search(source, 1 if source.startswith("\ufeff") else 0)
+    if found:
+        line = source.count("\n", 0, found.start()) + 1
+        name = unicodedata.name(found.group(), "a control character")
+        raise DeclarationError(
+            path, line, f"U+{ord(found.group()):04X} ({name}) in the source: a reader would not see it"
+        )
 
 
 def _reject_trailing_declarations(source: str, path: str) -> None:

@@ -8,6 +8,7 @@ here reads ``DOCEXEC_*`` variables: the command line, the MkDocs plugin and the 
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -15,7 +16,9 @@ from pathlib import Path
 
 DEVICES = ("cpu", "cuda")
 _CUDA_TAG = re.compile(r"\+cu(\d+)(\d)$")  # 2.13.0+cu128 -> CUDA 12.8
-_CUDA_RUNTIME = "nvidia-cuda-runtime-cu12"  # the CUDA runtime the default Linux wheel depends on
+# The CUDA runtime wheels the default Linux wheels depend on (CUDA 12 by name, later ones plain).
+_CUDA_RUNTIMES = ("nvidia-cuda-runtime-cu12", "nvidia-cuda-runtime")
+_VERSION_FILE_CUDA = re.compile(r"^cuda\b[^=\n]*=\s*['\"]([0-9.]+)['\"]", re.MULTILINE)
 
 
 def detect_device() -> str:
@@ -47,14 +50,36 @@ def gpu_model() -> str:
 
 def cuda_version(torch_version: str) -> str:
     """The CUDA release torch was built for: from its local tag (``+cu128``), else from the
-    CUDA runtime wheel it installed with; ``unknown`` when neither says."""
+    ``cuda`` line of its ``torch/version.py`` (read, not imported), else from the CUDA runtime
+    wheel it installed with; ``unknown`` when none says."""
     tag = _CUDA_TAG.search(torch_version)
     if tag:
         return f"{tag.group(1)}.{tag.group(2)}"
-    try:
-        return ".".join(importlib.metadata.version(_CUDA_RUNTIME).split(".")[:2])
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
+    built_for = _version_file_cuda()
+    if built_for:
+        return built_for
+    for runtime in _CUDA_RUNTIMES:
+        try:
+            return ".".join(importlib.metadata.version(runtime).split(".")[:2])
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return "unknown"
+
+
+def _version_file_cuda() -> str | None:
+    """``13.0`` from ``cuda: Optional[str] = '13.0'`` in torch's version.py (a PyPI wheel without a
+    local tag, such as CUDA 13 builds); None for a CPU build or where it cannot be read."""
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        try:
+            text = (Path(folder) / "version.py").read_text(encoding="utf-8")
+        except OSError:
+            continue
+        found = _VERSION_FILE_CUDA.search(text)
+        return found.group(1) if found else None
+    return None
 
 
 def environment(device: str, torch_version: str) -> dict[str, str]:

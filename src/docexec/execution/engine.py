@@ -12,6 +12,7 @@ import threading
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from tqdm import tqdm
 
@@ -52,6 +53,15 @@ def _version(distribution: str) -> str:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
         return "absent"
+
+
+class _Pending(NamedTuple):
+    """A snippet to run: its source as read once, the key taken from it."""
+
+    path: str
+    decl: Declarations
+    key: str
+    source: str
 
 
 @dataclass
@@ -136,6 +146,11 @@ class Engine:
         """The declarations of ``path``, or the failed result that says why it cannot run: its file
         is missing or outside the snippets folder (`Reason.NO_SUCH_SNIPPET`), or a declaration
         cannot be used (`Reason.BAD_DECLARATION`). One bad snippet never stops the others."""
+        found = self._read(path)
+        return found if isinstance(found, Result) else found[0]
+
+    def _read(self, path: str) -> tuple[Declarations, bytes] | Result:
+        """`declared`, and the source read once: its key is taken from it, and it is what runs."""
         file, folder = self.root / path, self.config.snippets
         try:
             inside = declarations.is_inside(file, self.root, folder)
@@ -148,7 +163,7 @@ class Engine:
             missing = "not a file" if file.exists() else "the file does not exist"
             return self._unusable(path, Reason.NO_SUCH_SNIPPET, f"{path}: no such snippet: {missing}")
         try:
-            return declarations.parse_file(file, self.root, folder)
+            return declarations.read_file(file, self.root, folder)
         except DeclarationError as error:
             return self._unusable(path, Reason.BAD_DECLARATION, str(error))
         except OSError as error:  # removed or made unreadable since: as good as no file
@@ -160,7 +175,9 @@ class Engine:
         return Result(path, Status.FAILED, reason, failure=failure, environment=self.environment)
 
     def key(self, path: str) -> str:
-        source = (self.root / path).read_bytes()
+        return self._key_of((self.root / path).read_bytes())
+
+    def _key_of(self, source: bytes) -> str:
         return cache.result_key(
             source, self._library_digest, self._engine_digest, {**self.environment, **self._dependencies}
         )
@@ -172,12 +189,12 @@ class Engine:
         """
         results, summary, pending = self._partition(paths)
         # A build started beside this one may be running some of them: wait, then take its results.
-        with self.cache.claim([key for _, _, key in pending], reuse=not self.force) as found:
-            for path, _, key in pending:
-                if key in found:
-                    results[path] = found[key]
+        with self.cache.claim([item.key for item in pending], reuse=not self.force) as found:
+            for item in pending:
+                if item.key in found:
+                    results[item.path] = found[item.key]
                     summary.cached += 1
-            pending = [item for item in pending if item[2] not in found]
+            pending = [item for item in pending if item.key not in found]
             self._execute(pending, results, progress)
         summary.executed = len(pending)
         summary.failures = [r for r in results.values() if r.status == Status.FAILED]
@@ -187,41 +204,33 @@ class Engine:
         """The results known without executing anything (cached, or skipped on this device), and
         the paths that would have to run. A snippet that cannot run is a failed result, as in `execute`."""
         results, _, pending = self._partition(paths)
-        return results, [path for path, _, _ in pending]
+        return results, [item.path for item in pending]
 
-    def _partition(
-        self, paths: list[str]
-    ) -> tuple[dict[str, result.Result], Summary, list[tuple[str, Declarations, str]]]:
+    def _partition(self, paths: list[str]) -> tuple[dict[str, result.Result], Summary, list[_Pending]]:
         summary = Summary()
         results: dict[str, result.Result] = {}
-        pending: list[tuple[str, Declarations, str]] = []
+        pending: list[_Pending] = []
         for path in sorted(set(paths)):
-            decl = self.declared(path)
-            if isinstance(decl, Result):
-                results[path] = decl  # never cached: it is read again next time
+            found = self._read(path)
+            if isinstance(found, Result):
+                results[path] = found  # never cached: it is read again next time
                 continue
+            decl, source = found
             if decl.cuda and self.environment["device"] != "cuda":
                 why = "needs a CUDA device; it runs on the CUDA runner"
                 results[path] = result.skipped(path, Reason.NEEDS_GPU, why, self.environment)
                 summary.skipped += 1
                 continue
-            try:
-                key = self.key(path)
-            except OSError as error:  # removed between reading its declarations and its key
-                problem = f"{path}: cannot be read: {error.strerror}"
-                results[path] = self._unusable(path, Reason.NO_SUCH_SNIPPET, problem)
-                continue
+            key = self._key_of(source)
             cached = None if self.force else self.cache.get(key)
             if cached is not None:
                 results[path] = cached
                 summary.cached += 1
             else:
-                pending.append((path, decl, key))
+                pending.append(_Pending(path, decl, key, source.decode("utf-8")))
         return results, summary, pending
 
-    def _execute(
-        self, pending: list[tuple[str, Declarations, str]], results: dict[str, result.Result], progress: bool
-    ) -> None:
+    def _execute(self, pending: list[_Pending], results: dict[str, result.Result], progress: bool) -> None:
         if not pending:
             return
         restrictions.say_what_is_not_in_force()
@@ -237,7 +246,7 @@ class Engine:
         )
         by_job_dir: dict[str, tuple[str, Declarations, str]] = {}
         to_run = []
-        for index, (path, decl, key) in enumerate(pending):
+        for index, (path, decl, key, source) in enumerate(pending):
             job = jobs.new_job(
                 path,
                 self.root,
@@ -247,6 +256,9 @@ class Engine:
                 scratch=scratch,
                 index=index,
                 network=decl.network,
+                gpu=decl.cuda and self.environment["device"] == "cuda",
+                match=decl.match,
+                source=source,
             )
             by_job_dir[job.job_dir] = (path, decl, key)
             to_run.append(job)

@@ -28,6 +28,12 @@ class Job:
     home: str
     tmp: str
     network: bool = False  # declared: loopback between its own processes
+    gpu: bool = False  # declared ``cuda`` and run on a CUDA device: the GPU's device nodes are writable
+    # The declared ``match=`` pattern: searched in the message inside the snippet's process, under
+    # its timeout, never in the engine (a pattern can backtrack for minutes).
+    match: str | None = None
+    # The text that runs: read once by the engine, which took the cache key from the same bytes.
+    source: str = ""
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -72,6 +78,9 @@ def new_job(
     scratch: Path,
     index: int,
     network: bool = False,
+    gpu: bool = False,
+    match: str | None = None,
+    source: str = "",
 ) -> Job:
     """A job with an empty working folder, home and temporary folder for the snippet."""
     job_dir = scratch / f"job-{index}"
@@ -91,6 +100,9 @@ def new_job(
         home=str(folders["home"]),
         tmp=str(folders["tmp"]),
         network=network,
+        gpu=gpu,
+        match=match,
+        source=source,
     )
 
 
@@ -106,4 +118,17 @@ def lost_server_report(job: Job, server_stderr: str, duration: float) -> Report:
     )
 
 
-__all__ = ["Job", "Report", "lost_server_report", "new_job"]
+def overdue_report(job: Job, duration: float) -> Report:
+    """The report of a job whose server sent none by the engine's deadline (stopped or stuck):
+    the engine killed the server, so the job ran past its timeout."""
+    return Report(
+        exit_code=-signal.SIGKILL,
+        timeout=job.timeout,
+        memory_limit=job.memory_limit,
+        root=job.root,
+        duration=duration,
+        timed_out=True,
+    )
+
+
+__all__ = ["Job", "Report", "lost_server_report", "new_job", "overdue_report"]

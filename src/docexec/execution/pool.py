@@ -17,10 +17,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from docexec.execution import process_tree, project_writes
-from docexec.execution.jobs import Job, Report, lost_server_report
+from docexec.execution.jobs import Job, Report, lost_server_report, overdue_report
 from docexec.execution.supervisor import Watched, supervise
 from docexec.sandbox import environment
-from docexec.sandbox.capture import output_pipes
+from docexec.sandbox.capture import output_pipes, readable
+
+# Past a job's timeout, how long the engine waits for its server's report before it kills the
+# server: the server's own ending of a snippet (kills, clean-up, a project snapshot) takes less.
+GRACE_SECONDS = 15.0
+_WAKE_SECONDS = 0.5  # how often a thread that waits for a report checks that the run goes on
 
 
 class EngineError(RuntimeError):
@@ -29,6 +34,10 @@ class EngineError(RuntimeError):
 
 class ServerStoppedError(EngineError):
     """A warm server ended while it ran a job (killed by its snippet, or it failed to start)."""
+
+
+class _OverdueError(Exception):
+    """No report by the job's deadline: the server is stopped or stuck."""
 
 
 def fork_is_available() -> bool:
@@ -45,7 +54,7 @@ class WarmServer:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
-            text=True,
+            bufsize=0,  # read with poll() and os.read: a report must not wait in a buffer
             # Snippets are forked from it: it must not hold what they must not see.
             env=environment.supervisor_environment(),
             # Out of the terminal's process group: a Ctrl-C reaches the engine, which ends the
@@ -53,8 +62,13 @@ class WarmServer:
             start_new_session=True,
         )
         self._ready = False
+        self._received = b""
+        self._given_up = False
 
     def fork_job(self, job: Job) -> Report:
+        """Run ``job``; the engine keeps its own deadline rather than trust the server's: a server
+        that a snippet stopped (SIGSTOP) or that hangs is killed, with all below it, and the job
+        reported as timed out."""
         if not self._ready:
             try:
                 ready = self._read()  # once the preloaded modules are imported
@@ -66,17 +80,48 @@ class WarmServer:
                 )
             self._ready = True
         assert self._process.stdin is not None
-        self._process.stdin.write(json.dumps(job.to_json()) + "\n")
-        self._process.stdin.flush()
-        return Report.from_json(self._read())
+        started = time.perf_counter()
+        try:
+            self._process.stdin.write((json.dumps(job.to_json()) + "\n").encode())
+        except BrokenPipeError:
+            raise self._stopped() from None
+        try:
+            return Report.from_json(self._read(time.monotonic() + job.timeout + GRACE_SECONDS))
+        except _OverdueError:
+            self.kill()
+            return overdue_report(job, time.perf_counter() - started)
 
-    def _read(self) -> dict:
+    def give_up(self) -> None:
+        """Whoever waits for this server's report stops waiting (the run is being stopped)."""
+        self._given_up = True
+
+    def _read(self, deadline: float | None = None) -> dict:
         assert self._process.stdout is not None
-        line = self._process.stdout.readline()
-        if not line:
-            self._stderr.seek(0)
-            raise ServerStoppedError(self._stderr.read()[-2000:].strip())
+        fd = self._process.stdout.fileno()
+        while b"\n" not in self._received:
+            if self._given_up:
+                raise ServerStoppedError("stopped by the engine")
+            wait = _WAKE_SECONDS if deadline is None else min(_WAKE_SECONDS, deadline - time.monotonic())
+            if wait <= 0:
+                raise _OverdueError
+            if not readable([fd], wait):
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise self._stopped()
+            self._received += chunk
+        line, _, self._received = self._received.partition(b"\n")
         return json.loads(line)
+
+    def _stopped(self) -> ServerStoppedError:
+        """Once its pipe is closed, the server is ending: waited for, so that it is not taken for
+        a live one (and given the next job) in the moment before it is gone."""
+        try:
+            self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        self._stderr.seek(0)
+        return ServerStoppedError(self._stderr.read()[-2000:].strip())
 
     def alive(self) -> bool:
         return self._process.poll() is None
@@ -206,6 +251,7 @@ class WarmPool:
         lock (the interrupted thread may hold it) and waits for nothing; no new server starts."""
         self._closed = True
         for server in list(self._servers):
+            server.give_up()
             with contextlib.suppress(OSError):
                 process_tree.kill_tree(server.pid, patience=1.0)
 
@@ -248,7 +294,9 @@ def execute_jobs(
         servers.grow(workers)  # started together: each imports torch on its own core
 
     def execute(job: Job) -> None:
-        if not use_fork:
+        # A GPU job starts in a fresh interpreter: what a warm server preloaded was set up with the
+        # server's HOME (Triton's cache folders), and CUDA is best not started in a forked process.
+        if not use_fork or job.gpu:
             on_done(job, job_in_subprocess(job))
             return
         server = servers.take()

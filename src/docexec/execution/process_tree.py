@@ -125,11 +125,34 @@ def tree_memory(pid: int) -> int:
 
     PSS, not RSS: forked processes share the pages of their parent (torch, once imported, is
     hundreds of MB), and PSS counts each shared page once across the processes that map it.
+    The tmpfs that holds the snippet's shared memory and files (`docexec.sandbox.restrictions`)
+    counts too: what it holds beyond the shared pages the processes map (already in their PSS).
     """
-    total = 0
-    for member in [pid, *descendants(pid)]:
-        total += _pss(member)
-    return total
+    members = [pid, *descendants(pid)]
+    total = shared = 0
+    for member in members:
+        pss, pss_shared = _pss(member)
+        total += pss
+        shared += pss_shared
+    return total + max(_own_tmpfs_bytes(members) - shared, 0)
+
+
+def _own_tmpfs_bytes(members: list[int]) -> int:
+    """Bytes held by the ``/dev/shm`` of the first of ``members`` in a mount namespace of its own
+    (the snippet's tmpfs); 0 before it has one."""
+    try:
+        ours = os.readlink("/proc/self/ns/mnt")
+    except OSError:
+        return 0
+    for member in members:
+        try:
+            if os.readlink(f"/proc/{member}/ns/mnt") == ours:
+                continue
+            usage = os.statvfs(f"/proc/{member}/root/dev/shm")
+        except OSError:
+            continue
+        return (usage.f_blocks - usage.f_bfree) * usage.f_frsize
+    return 0
 
 
 def tree_resident(pid: int) -> int:
@@ -148,15 +171,19 @@ def tree_resident(pid: int) -> int:
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
 
-def _pss(pid: int) -> int:
+def _pss(pid: int) -> tuple[int, int]:
+    """The proportional set size of ``pid``, and the part of it that is shared memory (tmpfs)."""
+    pss = shared = 0
     try:
         with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
             for line in rollup:
                 if line.startswith(b"Pss:"):
-                    return int(line.split()[1]) * 1024
+                    pss = int(line.split()[1]) * 1024
+                elif line.startswith(b"Pss_Shmem:"):
+                    shared = int(line.split()[1]) * 1024
     except (OSError, ValueError):
         pass
-    return 0
+    return pss, shared
 
 
 def oom_kills() -> int:

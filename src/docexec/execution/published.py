@@ -3,7 +3,8 @@
 Two lines of defence that do not depend on the sandbox: values of the caller's environment
 variables whose names say they are secrets are replaced by a placeholder, and escape sequences and
 control characters are removed (an OSC 52 sequence would write to a reader's clipboard, others
-retitle or clear a terminal). Figures are published only when they cannot run script.
+retitle or clear a terminal). An SVG figure is published only when an XML parse finds nothing off
+an allow-list in it (`inert_svg`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import functools
 import os
 import re
+
+from docexec.execution import inert_svg
 
 REDACTED = "[redacted]"
 # Names of variables whose values are credentials by convention (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
@@ -53,12 +56,20 @@ _ESCAPE = re.compile(
     re.VERBOSE,
 )
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Characters that change how text reads without showing themselves: bidirectional overrides and
+# isolates (the same bytes read in another order, "Trojan Source") and zero-width ones. Shown as
+# their escapes, so that what a reader sees is what was printed.
+INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def made_visible(text: str) -> str:
+    return INVISIBLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def plain_text(text: str) -> str:
     """``text`` as a terminal would leave it: escape sequences and control characters removed,
     a line redrawn after a carriage return (a progress bar) kept as last drawn."""
-    text = _CONTROL.sub("", _ESCAPE.sub("", text.replace("\r\n", "\n")))
+    text = made_visible(_CONTROL.sub("", _ESCAPE.sub("", text.replace("\r\n", "\n"))))
     if "\r" not in text:
         return text
     return "\n".join(_last_drawn(line) for line in text.split("\n"))
@@ -69,18 +80,11 @@ def _last_drawn(line: str) -> str:
     return drawn[-1] if drawn else ""
 
 
-# What makes an SVG active when it is opened on its own (a figure shown full size): script
-# elements, event handler attributes, foreign HTML, links to script, and entities that could
-# smuggle any of these. matplotlib writes none of them.
-_ACTIVE_SVG = re.compile(
-    rb"<\s*(?:[\w-]+:)?(?:script|foreignObject|iframe|embed|object|handler|animate|set)\b"
-    rb"|\son[a-z]+\s*="
-    rb"|(?:java|vb)script\s*:"
-    rb"|<!ENTITY"
-    rb"|data\s*:\s*text/html",
-    re.I,
-)
+def svg_refusal(data: bytes) -> str | None:
+    """Why an SVG figure may not be published (it could run script or fetch from elsewhere once
+    opened on its own), or None: `docexec.execution.inert_svg`."""
+    return inert_svg.refusal(data)
 
 
 def svg_is_inert(data: bytes) -> bool:
-    return _ACTIVE_SVG.search(data) is None
+    return svg_refusal(data) is None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import enum
 import json
-import re
 import signal
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -14,7 +13,18 @@ from docexec.execution import published
 from docexec.execution.declarations import Declarations
 from docexec.execution.jobs import Report
 from docexec.execution.published import plain_text  # noqa: F401 - where callers have found it
-from docexec.sandbox.capture import EVENTS_FILE, HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
+from docexec.sandbox.capture import (
+    EVENTS_FILE,
+    HEAD_CHARS,
+    MAX_FIGURE_BYTES,
+    MAX_FIGURES,
+    MAX_OUTPUT_CHARS,
+    TAIL_CHARS,
+)
+
+# The record of a snippet's output: text is capped at MAX_OUTPUT_CHARS per process and figures
+# at MAX_FIGURE_BYTES, so anything near this was written by the snippet itself.
+MAX_EVENTS_BYTES = 64 << 20
 
 
 class Status(enum.StrEnum):
@@ -180,8 +190,9 @@ class Result:
 def _inert(figure: Figure) -> Figure:
     if figure.format not in ("svg", "png"):
         raise ValueError(f"a figure of format {figure.format!r}")
-    if figure.format == "svg" and not published.svg_is_inert(figure.bytes):
-        raise ValueError("an SVG figure that could run script")
+    refused = published.svg_refusal(figure.bytes) if figure.format == "svg" else None
+    if refused:
+        raise ValueError(f"an SVG figure that could run script or fetch from elsewhere: {refused}")
     figure.title = published.clean(figure.title)
     return figure
 
@@ -207,38 +218,65 @@ def assemble(
     refusals: list[str] = []
     ended = False
     dropped = 0
+    figures_kept, figure_bytes, figures_dropped = 0, 0, 0
+    matched = False  # the declared match=, as searched in the snippet's process
     exec_seconds = 0.0
     events_file = job_dir / EVENTS_FILE
-    lines = events_file.read_text(encoding="utf-8").splitlines() if events_file.exists() else []
-    for line in lines:
+    malformed = 0
+    for line in _event_lines(events_file, refusals):
         try:
             event = json.loads(line)
         except json.JSONDecodeError:
             continue  # a line cut short by a kill
-        kind = event["event"]
-        if kind == "cell":
-            cells.append(Cell(line=event["line"]))
-        elif kind == "stream":
-            if not cells:  # written by a child process before the first cell began
-                cells.append(Cell())
-            cell = event["cell"] if isinstance(event["cell"], int) and event["cell"] < len(cells) else -1
-            # "tail": when the recording process kept it (monotonic ns), else absent: the head
-            pieces.append(_Piece(cells[cell], event["name"], event["text"], int(event.get("tail") or 0)))
-        elif kind == "figure":
-            drawn = {k: v for k, v in event.items() if k not in ("event", "cell")}
-            try:  # the events file is in the snippet's folder: the snippet could have written it
-                cells[-1].figures.append(_inert(Figure(**drawn)))
-            except (ValueError, TypeError) as refused:
-                refusals.append(f"a figure was refused: {refused}")
-        elif kind == "exception":
-            exception = _cleaned(
-                SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)})
-            )
-        elif kind == "dropped":
-            dropped += event["chars"]
-        elif kind == "end":
-            ended = True
-            exec_seconds = event["exec_seconds"]
+        try:  # the events file is in the snippet's folder: the snippet could have written it
+            kind = event["event"]
+            if kind == "cell":
+                cells.append(Cell(line=int(event["line"])))
+            elif kind == "stream":
+                if not cells:  # written by a child process before the first cell began
+                    cells.append(Cell())
+                cell = event["cell"] if isinstance(event["cell"], int) and event["cell"] < len(cells) else -1
+                if event["name"] not in ("stdout", "stderr") or not isinstance(event["text"], str):
+                    raise ValueError(event["name"])
+                # "tail": when the recording process kept it (monotonic ns), else absent: the head
+                pieces.append(_Piece(cells[cell], event["name"], event["text"], int(event.get("tail") or 0)))
+            elif kind == "figure":
+                drawn = {k: v for k, v in event.items() if k not in ("event", "cell")}
+                try:
+                    figure = _inert(Figure(**drawn))
+                except (ValueError, TypeError) as refused:
+                    refusals.append(f"a figure was refused: {refused}")
+                    continue
+                size_ = len(figure.data) * 3 // 4  # of the image, from its base64
+                if figures_kept >= MAX_FIGURES or figure_bytes + size_ > MAX_FIGURE_BYTES:
+                    figures_dropped += 1
+                    continue
+                figures_kept, figure_bytes = figures_kept + 1, figure_bytes + size_
+                if not cells:
+                    cells.append(Cell())
+                cells[-1].figures.append(figure)
+            elif kind == "figures_dropped":
+                figures_dropped += int(event["count"])
+            elif kind == "exception":
+                exception = _cleaned(
+                    SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)})
+                )
+                matched = event.get("matched") is True
+            elif kind == "dropped":
+                dropped += int(event["chars"])
+            elif kind == "end":
+                ended = True
+                exec_seconds = float(event["exec_seconds"])
+        except (KeyError, TypeError, ValueError, AttributeError):
+            malformed += 1
+    if malformed:
+        refusals.append(f"{malformed} malformed line(s) in its record of output (written by the snippet?)")
+    if figures_dropped:
+        refusals.append(
+            f"it left {figures_kept + figures_dropped} figures open, more than a page shows (at most "
+            f"{MAX_FIGURES}, {size(MAX_FIGURE_BYTES)} in all): close those it does not show with "
+            "plt.close(figure)"
+        )
     pieces, dropped = _head_and_tail(pieces, dropped)
     for piece in pieces:
         _append_stream(piece.cell, piece.name, piece.text)
@@ -255,7 +293,9 @@ def assemble(
         environment=environment,
         peak_memory=report.peak_memory,
     )
-    verdict = _judge(path, report, ended, exception, declarations)
+    # Only a process that exited 0 ran to its end: an "end" the snippet wrote itself before it
+    # crashed does not make a crash a pass.
+    verdict = _judge(path, report, ended and report.exit_code == 0, exception, declarations, matched)
     if refusals and not verdict:
         verdict = Reason.UNSAFE_OUTPUT, f"{path}: " + "; ".join(refusals)
     if verdict:
@@ -264,6 +304,20 @@ def assemble(
     else:
         result.expected_exception = exception is not None
     return result
+
+
+def _event_lines(events_file: Path, refusals: list[str]) -> list[str]:
+    """The lines of the record; none past `MAX_EVENTS_BYTES`, which only a snippet that wrote
+    into it itself reaches (what the engine records is bounded far below)."""
+    try:
+        with events_file.open(encoding="utf-8", errors="replace") as events:
+            text = events.read(MAX_EVENTS_BYTES + 1)
+    except FileNotFoundError:
+        return []
+    if len(text) > MAX_EVENTS_BYTES:
+        refusals.append(f"its record of output passed {size(MAX_EVENTS_BYTES)} (written by the snippet?)")
+        return []
+    return text.splitlines()
 
 
 @dataclass
@@ -311,7 +365,12 @@ def _append_stream(cell: Cell, name: str, text: str) -> None:
 
 
 def _judge(
-    path: str, report: Report, ended: bool, exception: SnippetException | None, declarations: Declarations
+    path: str,
+    report: Report,
+    ended: bool,
+    exception: SnippetException | None,
+    declarations: Declarations,
+    matched: bool = False,
 ) -> tuple[Reason, str] | None:
     """None when the run is what the snippet declared; otherwise why not, in words naming file:line."""
     if report.server_lost:
@@ -324,7 +383,8 @@ def _judge(
     if report.memory_exceeded:
         return Reason.OUT_OF_MEMORY, (
             f"{path}: exceeded its memory limit of {size(report.memory_limit)} and was killed "
-            f"(its processes used {size(report.peak_memory)}; declare more with '# docexec: memory=8G')"
+            f"(its processes, shared memory and files held {size(report.peak_memory)}; "
+            "declare more with '# docexec: memory=8G')"
         )
     if report.abandoned:
         return Reason.ENGINE_ERROR, f"{path}: stopped because the engine that ran it went away"
@@ -378,7 +438,7 @@ def _judge(
             f"{where}: expected {expected}, but it raised {exception.type}: "
             f"{exception.message}\n{exception.traceback}"
         )
-    if declarations.match and not re.search(declarations.match, exception.message):
+    if declarations.match and not matched:
         return Reason.RAISED, (
             f"{where}: {exception.type} was raised, but its message does not match "
             f"{declarations.match!r}: {exception.message!r}"

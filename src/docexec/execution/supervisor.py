@@ -1,10 +1,10 @@
-"""Watches one running snippet: its time, the memory of all its processes, the output its
-children write to the file descriptors, and whether it wrote into the project."""
+"""Watches one running snippet: its time, the memory of all its processes (with its shared memory
+and the files it wrote), the output its children write to the file descriptors, and whether it
+wrote into the project."""
 
 from __future__ import annotations
 
 import os
-import select
 import signal
 import time
 from collections.abc import Callable
@@ -13,10 +13,35 @@ from pathlib import Path
 
 from docexec.execution import process_tree, project_writes
 from docexec.execution.jobs import Job, Report
-from docexec.sandbox.capture import EVENTS_FILE, OutputRecorder
+from docexec.sandbox.capture import EVENTS_FILE, OutputRecorder, readable
 
 POLL_SECONDS = 0.1  # how often the memory is checked; an allocation may overshoot for this long
 PEAK_SECONDS = 0.5  # how often the peak is measured: the proportional sizes take milliseconds
+
+
+_MOST_ENTRIES = 100_000  # walked in the job's folder per sample; a snippet that makes more is slowed
+
+
+def written_bytes(folder: Path) -> int:
+    """The bytes on disk of the files below ``folder`` (the job's: what the snippet wrote, over
+    any number of files, counts against its memory as what it holds in RAM does)."""
+    total = entries = 0
+    pending = [folder]
+    while pending and entries < _MOST_ENTRIES:
+        try:
+            with os.scandir(pending.pop()) as listing:
+                for entry in listing:
+                    entries += 1
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            pending.append(Path(entry.path))
+                        elif entry.is_file(follow_symlinks=False):
+                            total += entry.stat(follow_symlinks=False).st_blocks * 512
+                    except OSError:
+                        continue  # removed meanwhile
+        except OSError:
+            continue
+    return total
 
 
 @dataclass
@@ -42,6 +67,19 @@ def supervise(
     ``pipes``: the read ends of its stdout and stderr pipes; ``before``: the project's files
     before it started, None where the project is read-only to it."""
     recorder = OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)
+    try:
+        return _supervise(watched, job, recorder, started, before)
+    finally:
+        recorder.close()
+
+
+def _supervise(
+    watched: Watched,
+    job: Job,
+    recorder: OutputRecorder,
+    started: float,
+    before: project_writes.Snapshot | None,
+) -> Report:
     deadline = time.monotonic() + job.timeout
     limit = job.memory_limit
     oom_before = process_tree.oom_kills()
@@ -55,7 +93,7 @@ def supervise(
         # The proportional sizes only where the resident ones (an upper bound) pass the limit.
         if time.monotonic() >= next_peak or process_tree.tree_resident(watched.pid) > limit:
             next_peak = time.monotonic() + PEAK_SECONDS
-            memory = process_tree.tree_memory(watched.pid)
+            memory = process_tree.tree_memory(watched.pid) + written_bytes(Path(job.job_dir))
             peak = max(peak, memory)
             if memory > limit:
                 ending = "memory"
@@ -65,17 +103,18 @@ def supervise(
             ending = "timeout"
             break
         watched_fds = [fd for fd in (watched.wake_fd, watched.parent_gone_fd) if fd is not None]
-        readable, _, _ = select.select(
-            [*recorder.open_pipes(), *watched_fds], [], [], min(POLL_SECONDS, remaining)
-        )
-        if watched.parent_gone_fd is not None and watched.parent_gone_fd in readable:
+        ready = readable([*recorder.open_pipes(), *watched_fds], min(POLL_SECONDS, remaining))
+        if watched.parent_gone_fd is not None and watched.parent_gone_fd in ready:
             ending = "abandoned"
             break
-        if set(readable) & set(recorder.open_pipes()) and not recorder.drain_if_free():
+        if set(ready) & set(recorder.open_pipes()) and not recorder.drain_if_free():
             time.sleep(0.001)  # the snippet's side is draining them
     ended_status = watched.end_all()
     if status is None:
         status = ended_status
+    written = written_bytes(Path(job.job_dir))  # once more: files written faster than sampled
+    if ending == "ended" and written > limit:
+        ending, peak = "memory", max(peak, written)
     recorder.finish()
     killed_by = -os.waitstatus_to_exitcode(status) if os.WIFSIGNALED(status) else 0
     oom_kills = max(process_tree.oom_kills() - oom_before, 0) if oom_before >= 0 else 0

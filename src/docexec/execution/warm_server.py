@@ -40,8 +40,11 @@ def warm_up(modules: list[str]) -> None:
         importlib.import_module(name)
 
 
-def fork_and_supervise(job: Job, parent_gone_fd: int | None = None) -> Report:
-    """Fork, run the job in the child, watch it (time, memory, output), then end all it started."""
+def fork_and_supervise(job: Job, parent_gone_fd: int | None = None, protocol_fd: int | None = None) -> Report:
+    """Fork, run the job in the child, watch it (time, memory, output), then end all it started.
+
+    ``protocol_fd``: where the server writes its reports, closed in the child: a process the
+    snippet leaves behind must not hold the engine's pipe open (the engine would wait for its end)."""
     start = time.perf_counter()
     before = project_writes.snapshot_unless_read_only(Path(job.root))
     pipes = output_pipes()
@@ -51,6 +54,8 @@ def fork_and_supervise(job: Job, parent_gone_fd: int | None = None) -> Report:
         try:
             os.setpgid(0, 0)
             process_tree.die_with_parent()
+            if protocol_fd is not None:
+                os.close(protocol_fd)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             for name, fd in (("stdout", 1), ("stderr", 2)):
                 os.dup2(pipes[name][1], fd)
@@ -126,7 +131,7 @@ def _serve(protocol: TextIO) -> None:
         if not line:
             return
         job = Job.from_json(json.loads(line))
-        report = fork_and_supervise(job, parent_gone_fd=sys.stdin.fileno())
+        report = fork_and_supervise(job, parent_gone_fd=sys.stdin.fileno(), protocol_fd=protocol.fileno())
         if report.abandoned:  # the engine was killed before it could remove the run's folder
             shutil.rmtree(job.scratch, ignore_errors=True)
             return

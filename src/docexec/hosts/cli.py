@@ -115,7 +115,23 @@ def _report(results: dict[str, Result]) -> dict:
 
 
 def _record(root: Path, args: argparse.Namespace) -> int:
+    # One at a time unless told otherwise: the CUDA snippets share one GPU, and many of them time it.
+    args.workers = args.workers or 1
     engine = _engine(root, args)
+    environment = engine.environment
+    pinned = recordings.pinned_release(root)
+    print(
+        f"recording {provenance.environment_words(environment)}"
+        + (f"; the project pins torch {pinned}" if pinned else "")
+    )
+    if args.dry_run:
+        paths, unreadable = recordings.cuda_snippets(engine)
+        for path in paths:
+            print(f"WOULD RUN {path}")
+        for outcome in unreadable:
+            print(f"FAIL {outcome.path}\n  {outcome.failure}")
+        print(f"{len(paths)} CUDA snippets to record on {provenance.device_words(environment)}")
+        return 1 if unreadable else 0
     report = recordings.record(engine, provenance.build_date(), force=args.force)
     for path in report.written:
         print(f"RECORDED {path}")
@@ -123,7 +139,7 @@ def _record(root: Path, args: argparse.Namespace) -> int:
         file = recordings.recording_file(root, path, engine.config.snippets).relative_to(root)
         print(f"REMOVED {file} ({path} is no CUDA snippet)")
     for outcome in report.failures:
-        print(f"FAIL {outcome.path}\n  {outcome.failure}")
+        _print_result(outcome)  # its output and traceback: the machine that showed them may be gone
     print(report.line())
     return 1 if report.failures else 0
 
@@ -153,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
         "only for one seed fails under another",
     )
     record = commands.add_parser("record", help="on a CUDA machine: record the CUDA snippets' outputs")
+    record.add_argument(
+        "--dry-run", action="store_true", help="list the CUDA snippets it would run and where; run none"
+    )
     merge = commands.add_parser("merge-cache", help="copy the entries of shards' caches into one cache")
     merge.add_argument("caches", nargs="+", help="cache folders written by `docexec run --shard`")
     merge.add_argument("--into", help="the cache to merge into (default: this project's)")

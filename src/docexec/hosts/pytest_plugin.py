@@ -1,12 +1,20 @@
 """pytest plugin: every file under ``snippets/`` is a test, run by the same engine and cache as
 the site build, so a CI run executes each snippet once.
 
+pytest's own process never executes a snippet: its Python collector (a file named like a test,
+or any file given as an argument), its package and doctest collectors are kept off the snippets
+folder, and an import of any file there (a ``conftest.py`` pytest would load by itself) is
+refused with the file's name. Only the engine runs a snippet, in its sandbox.
+
 All collected snippets are executed together, in parallel, before the first test runs; each test
 then reports its own snippet's result. CUDA snippets skip with a reason where no GPU is present.
 """
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
+import os
 import sys
 from pathlib import Path
 
@@ -29,10 +37,65 @@ def _root(config: pytest.Config) -> Path:
     return Path(config.rootpath)
 
 
+def _snippets(config: pytest.Config) -> Path:
+    return _root(config) / config.stash[_engine_key].config.snippets
+
+
+class SnippetImportRefused(importlib.abc.MetaPathFinder):
+    """Refuses to import a file under the snippets folder: pytest imports the ``conftest.py`` of
+    each folder it enters before any hook could leave it out, and so would any other plugin's
+    collector. Only paths under the folder are looked at, so other imports cost a string test."""
+
+    def __init__(self, root: Path, snippets: Path) -> None:
+        self._root = root
+        self._folders = {os.path.abspath(snippets), os.path.realpath(snippets)}
+
+    def _inside(self, path: str) -> bool:
+        return any(path == folder or path.startswith(folder + os.sep) for folder in self._folders)
+
+    def find_spec(self, name, path=None, target=None):  # type: ignore[no-untyped-def]
+        tail = name.rpartition(".")[2]
+        for entry in sys.path if path is None else path:
+            entry = os.path.abspath(entry or os.curdir)
+            if not self._inside(os.path.join(entry, tail)):
+                continue
+            spec = importlib.machinery.PathFinder.find_spec(name, [entry])
+            if spec is not None and spec.has_location and spec.origin:
+                shown = os.path.relpath(spec.origin, self._root)
+                raise ImportError(
+                    f"{shown} is a snippet: pytest's process does not import it "
+                    "(the engine runs each snippet in its sandbox)",
+                    name=name,
+                    path=spec.origin,
+                )
+        return None
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """The earliest hook: called as the root ``conftest.py`` registers this plugin, before pytest
+    loads the ``conftest.py`` files of the folders it was given."""
+    config = pluginmanager.get_plugin("pytestconfig")
+    root = _root(config)
+    try:
+        snippets = root / configuration.from_environment(root).snippets
+    except configuration.ConfigError:  # `pytest_configure` reports it; until then, the default
+        snippets = root / configuration.Config.snippets
+    if not any(isinstance(finder, SnippetImportRefused) for finder in sys.meta_path):
+        sys.meta_path.insert(0, SnippetImportRefused(root, snippets))
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    snippets = _root(parent.config) / parent.config.stash[_engine_key].config.snippets
-    if file_path.suffix == ".py" and file_path.is_relative_to(snippets):
+    if file_path.suffix == ".py" and file_path.is_relative_to(_snippets(parent.config)):
         return SnippetFile.from_parent(parent, path=file_path)
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A folder of snippets with an ``__init__.py`` is a plain folder: a package's collector would
+    import its ``__init__.py``."""
+    if path.is_relative_to(_snippets(parent.config)):
+        return pytest.Dir.from_parent(parent, path=path)
     return None
 
 
@@ -106,10 +169,14 @@ def _no_summary_from_unused_plugins(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(wrapper=True, specname="pytest_collect_file")
-def pytest_collect_file_markdown_docs_in_place(file_path: Path, parent: pytest.Collector):  # type: ignore[no-untyped-def]
-    """pytest-markdown-docs reads the code blocks of Markdown files and docstrings: only in the
-    project's ``markdown-docs`` places. Snippets would be imported (executed) by it."""
+def pytest_collect_file_only_the_engine_runs_snippets(file_path: Path, parent: pytest.Collector):  # type: ignore[no-untyped-def]
+    """A snippet is collected by this plugin alone: pytest's Python collector would import one
+    named like a test (or given as an argument) in pytest's own process, as would the doctest
+    collector. pytest-markdown-docs reads the code blocks of Markdown files and docstrings, and
+    only in the project's ``markdown-docs`` places."""
     collected = yield
+    if file_path.is_relative_to(_snippets(parent.config)):
+        return [c for c in collected if isinstance(c, SnippetFile)]
     root = _root(parent.config)
     places = parent.config.stash[_engine_key].config.markdown_docs
     relative = file_path.relative_to(root).as_posix() if file_path.is_relative_to(root) else ""

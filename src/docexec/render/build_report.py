@@ -7,6 +7,7 @@ import posixpath
 from pathlib import PurePosixPath
 
 from docexec.execution.result import Reason, Result, Status
+from docexec.recordings import RECORD_COMMAND, Recording
 from docexec.render import provenance
 from docexec.sandbox import restrictions
 
@@ -35,8 +36,11 @@ def markdown(
     pages: dict[str, list[str]],
     environment: dict,
     built: datetime.date,
+    recorded: dict[str, Recording | None] | None = None,
 ) -> str:
-    """``pages``: snippet path -> the pages (paths under docs) that show it."""
+    """``pages``: snippet path -> the pages (paths under docs) that show it; ``recorded``: each CUDA
+    snippet that skipped here -> its GPU recording, None where it has none."""
+    recorded = recorded or {}
     ran = [r for r in results.values() if r.ran]
     executed = [r for r in ran if not r.cached]
     cached = [r for r in ran if r.cached]
@@ -54,11 +58,12 @@ def markdown(
         " slowest first. A snippet from the cache ran in an earlier build with the same source, library,"
         " engine and versions; its time is that run's. Times are whole processes: start, snippet, capture.",
         "",
-        "| | snippets | seconds |",
+        "| snippets | how many | seconds |",
         "| --- | ---: | ---: |",
         f"| executed in this build | {len(executed)} | {_seconds(sum(r.duration for r in executed))} |",
         f"| from the cache | {len(cached)} | {_seconds(sum(r.duration for r in cached))} |",
         f"| skipped (need a GPU) | {len(needs_gpu)} | |",
+        *_recording_rows([recorded.get(r.path) for r in needs_gpu]),
         *([f"| skipped (not run yet) | {len(skipped)} | |"] if skipped else []),
         f"| failed | {len(failed)} | |",
         f"| **all** | **{len(results)}** | **{_seconds(sum(r.duration for r in ran))}** |",
@@ -82,9 +87,36 @@ def markdown(
         device = result.environment.get("device", "") if ran_here else ""
         seconds = _seconds(result.duration) if ran_here else ""
         from_cache = ("yes" if result.cached else "no") if ran_here else ""
-        lines.append(f"| {seconds} | {name} | {_status(result)} | {from_cache} | {device} | {where} |")
+        status = _status(result)
+        if result.reason is Reason.NEEDS_GPU:
+            status += "; " + _recording_words(recorded.get(result.path))
+        lines.append(f"| {seconds} | {name} | {status} | {from_cache} | {device} | {where} |")
     lines += ["", "</div>"]
     return "\n".join(lines) + "\n"
+
+
+def _recording_rows(found: list[Recording | None]) -> list[str]:
+    """How many of the skipped CUDA snippets show a GPU recording, how many cannot, and why."""
+    if not found:
+        return []
+    shown = [r for r in found if r is not None and not r.stale]
+    other_torch = [r for r in shown if r.other_torch]
+    stale = [r for r in found if r is not None and r.stale]
+    missing = [r for r in found if r is None]
+    return [
+        f"| · shown from a GPU recording | {len(shown)} | |",
+        *([f"| · · with another torch than the pinned one | {len(other_torch)} | |"] if other_torch else []),
+        f"| · **no recording** (`{RECORD_COMMAND}`) | {len(missing)} | |",
+        f"| · **recording out of date** | {len(stale)} | |",
+    ]
+
+
+def _recording_words(recording: Recording | None) -> str:
+    if recording is None:
+        return "**no recording**"
+    if recording.stale:
+        return f"**recording out of date** ({recording.recorded})"
+    return recording.label().replace("Recorded", "shown as recorded", 1)
 
 
 def _unenforced_lines() -> list[str]:

@@ -365,7 +365,7 @@ def makeExtension(root: str | None = None, strict: bool = True, **unknown: objec
         engine.config,
         engine_results(engine, progress=False),
         engine.environment,
-        recordings.Store(project),
+        recordings.Store(project, engine.config.snippets),
     )
     return HostedRunExtension(SnippetRenderer(site, strict=strict))
 
@@ -375,6 +375,5 @@ def _one_by_one(
 ) -> SiteBuild:
     """A site build whose results come one snippet at a time from ``results``."""
     provider = one_by_one(results) if results else (lambda paths: ({}, Summary(), set()))
-    return SiteBuild(
-        root, config or configuration.load(root), provider, environment or {}, recordings.Store(root)
-    )
+    settings = config or configuration.load(root)
+    return SiteBuild(root, settings, provider, environment or {}, recordings.Store(root, settings.snippets))

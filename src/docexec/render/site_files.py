@@ -131,7 +131,9 @@ def write_labs(
 
 def report(site: Site, environment: dict, built: datetime.date) -> tuple[str, str]:
     """The build report: its page uri and Markdown."""
-    return build_report.PAGE, build_report.markdown(site.results, site.shown_on(), environment, built)
+    return build_report.PAGE, build_report.markdown(
+        site.results, site.shown_on(), environment, built, site.recordings()
+    )
 
 
 def pending_note(count: int, progress: str) -> str:

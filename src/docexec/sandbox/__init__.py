@@ -9,16 +9,46 @@ Each restriction, where it is enforced, and how a breach is reported:
 
 - Environment variables: an allow-list (`environment`), set before the snippet starts; what is
   not passed on is simply absent.
-- Other processes' environments hidden, shared memory counted against ``memory=``, no network
-  unless declared, file size limited to ``memory=``, no capabilities: kernel namespaces and limits
-  entered by `restrictions.enter`; a breach is the snippet's own exception (PermissionError,
-  ``OSError: File too large``, a refused connection), shown with its line.
+- Other processes' environments and command lines hidden, shared memory counted against
+  ``memory=``, no network unless declared, file size limited to ``memory=``, no capabilities:
+  kernel namespaces and limits entered by `restrictions.enter`; a breach is the snippet's own
+  exception (PermissionError, ``OSError: File too large``, a refused connection), shown with its
+  line.
 - Writes only in the snippet's own folders: Landlock (`read_only_project`); where the kernel has
   none, the supervisor compares the project before and after (`docexec.execution.project_writes`)
   and fails the result naming the files.
-- Time and memory of all its processes together: watched from outside, by the supervisor
-  (`docexec.execution.supervisor`); the result says "timed out" or "exceeded its memory".
+- Signals and abstract sockets only among the snippet's own processes: Landlock's scopes, in the
+  same ruleset (Linux 6.12); PermissionError or a refused connection.
+- Sockets in the file system (a Docker or D-Bus socket): those bound when the snippet starts are
+  covered in its mount namespace (`restrictions`); a connection is refused.
+- ``/etc/shadow``, ``/etc/gshadow``, ``/root`` (unless the project or Python lives there) and the
+  project's ``.git``: covered in its mount namespace; they read as empty or refused.
+- Time, and memory of all its processes together with what its ``/dev/shm`` and its folders on
+  disk hold: watched from outside, by the supervisor (`docexec.execution.supervisor`), sampled
+  twice a second; the result says "timed out" or "exceeded its memory". The
+  engine keeps its own deadline too (`docexec.execution.pool`): a supervisor that stops
+  reporting is killed at the timeout and a grace.
+- What it prints and draws: at most 100,000 characters (head and tail) and 20 figures, 10 MiB
+  together (`capture`), checked again when the engine reads the record, which the snippet could
+  have written itself (`docexec.execution.result`); an SVG is published only when nothing in it is
+  off an allow-list (`docexec.execution.inert_svg`).
 - The same random state in every snippet: `seeding`, also for libraries imported later.
+
+What it does not promise:
+
+- Reads. A snippet reads what its user may read, but for the files above: the standard library,
+  torch and the project's library must be importable, and the project's other files are public
+  in the repository anyway. Run builds as a user that holds nothing secret on its disk.
+- A socket file or process made after the snippet started is not covered by the mount namespace
+  (another snippet's sockets in its own temporary folder, a daemon started meanwhile); where
+  Landlock has no scopes (before Linux 6.12), a snippet can signal any process of its user and
+  connect to abstract sockets where no network namespace could be made.
+- Processes it leaves behind after its supervisor was killed from outside: the supervisor is
+  a subreaper, not a PID namespace, so a daemon of the snippet is reparented above it then.
+- The record of the snippet's output is written by its own process: a snippet can forge what it
+  printed, and end its process early (``os._exit(0)``) after forging its end. The record is
+  checked as untrusted input (figures, sizes, names, an end only from a process that exited 0),
+  never believed as proof: review a snippet as code.
 
 A restriction the machine cannot enforce is named in the build report and once on the console
 (`restrictions.unenforced`); ``python -m docexec.sandbox`` exits 1 naming each.

@@ -13,14 +13,15 @@ last `TAIL_CHARS` it recorded, each piece stamped with the system-wide monotonic
 lock, and records them when it ends. The result merges the tails by their stamps, so that head and
 tail are cut over one sequence and the true end is always shown, whichever process recorded it.
 
-A Python-level write drains the pipes only when ``select`` says they hold something. Once the head
+A Python-level write drains the pipes only when ``poll`` says they hold something. Once the head
 is full, ``sys.stdout`` is written in blocks, as under ``python snippet.py > file``: a snippet that
 prints a million short lines then costs about what plain ``python`` does, not a lock and system
 calls per line. What keeps the order around those blocks: pending text is recorded before any
 other event, before a write to ``sys.stderr``, before the snippet starts a process (`os.fork`
 hooks, and the audit events of ``subprocess``, ``os.system``, ``os.posix_spawn`` and ``os.exec*``)
-and when the snippet ends. Only what the snippet's own process writes on the file descriptor itself
-(``os.write(1, ...)``, C code) between two prints past the head may land before a block it follows.
+and when the snippet ends. Once the pipes have carried output (a worker's print, ``os.write(1, ...)``,
+C code), stdout goes back to lines for good: only what was written on the descriptors within the
+block being filled then may land before that one block.
 Blocks lose nothing on a crash or a kill: past the head, a process's tail is recorded only when it
 finishes, so a process that never finishes loses it with or without them.
 """
@@ -36,16 +37,31 @@ import os
 import select
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 MAX_OUTPUT_CHARS = 100_000
 HEAD_CHARS = 60_000
 TAIL_CHARS = MAX_OUTPUT_CHARS - HEAD_CHARS
+# Figures are bounded as text is: a page shows a few; a loop that leaves thousands open would
+# fill the build's disk and the site (100,000 figures made an 8.9 GB build).
+MAX_FIGURES = 20
+MAX_FIGURE_BYTES = 10 << 20  # the images together, as drawn
 EVENTS_FILE = "events.jsonl"
-HEAD_COUNT_FILE = "head.count"
+HEAD_COUNT_FILE = "head.count"  # 20 bytes of count, then one: "1" once the pipes carried output
+_PIPES_USED_AT = 20
 _PIPE_BYTES = 1 << 20  # Linux's default limit for an unprivileged F_SETPIPE_SZ
 _F_SETPIPE_SZ = 1031
+
+
+def readable(fds: Iterable[int], timeout: float) -> list[int]:
+    """Those of ``fds`` with something to read (or at end of file), waiting up to ``timeout``
+    seconds. ``poll``, not ``select``: a host with a thousand files open gets pipes numbered
+    above 1023, which ``select`` cannot watch."""
+    watcher = select.poll()
+    for fd in fds:
+        watcher.register(fd, select.POLLIN)
+    return [fd for fd, _ in watcher.poll(max(timeout, 0) * 1000)]
 
 
 def output_pipes() -> dict[str, tuple[int, int]]:
@@ -67,7 +83,7 @@ class OutputRecorder:
     def __init__(self, events: Path, pipes: dict[str, int]) -> None:
         """``pipes``: stream name -> the non-blocking read end of the pipe on its descriptor."""
         self._events = events
-        self._pipes = pipes
+        self._pipes = dict(pipes)  # drained ones are left out here, not in the caller's, which closes them
         self._decoders = {
             key: codecs.getincrementaldecoder("utf-8")("replace")
             for key in [*pipes, *(f"direct-{name}" for name in ("stdout", "stderr"))]
@@ -75,11 +91,26 @@ class OutputRecorder:
         self.cell: int | None = None
         self.before_event: list = []  # called before an event is recorded: flush pending lines
         self._head_done = False  # once the shared head is full, it stays full
+        self._pipes_used = False  # once the pipes carried output, they did
         self._tail: deque[tuple[str, str, int]] = deque()
         self._tail_chars = 0
         self.dropped_chars = 0
         self._owner = -1
         self._open()
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The files it writes: the events and the shared count of the head."""
+        return (str(self._events), str(self._events.with_name(HEAD_COUNT_FILE)))
+
+    @property
+    def pipes_carried_output(self) -> bool:
+        """Whether any recording process has read output from the pipes (a worker's print,
+        ``os.write(1, ...)``): stdout must then keep to lines, or that output is recorded before
+        the block of prints it came between."""
+        if not self._pipes_used:
+            self._pipes_used = os.pread(self._head_count, 1, _PIPES_USED_AT) == b"1"
+        return self._pipes_used
 
     @property
     def head_full(self) -> bool:
@@ -119,7 +150,7 @@ class OutputRecorder:
             self._open()
         fcntl.flock(self._lock, fcntl.LOCK_EX)
         try:
-            if self._pipes and select.select(list(self._pipes.values()), [], [], 0)[0]:
+            if self._pipes and readable(self._pipes.values(), 0):
                 self._drain()
             self._keep(name, self._decoders[f"direct-{name}"].decode(data))
         finally:
@@ -139,6 +170,15 @@ class OutputRecorder:
         finally:
             fcntl.flock(self._lock, fcntl.LOCK_UN)
         return True
+
+    def close(self) -> None:
+        """Close what this process opened (a warm server records a job after each, for hundreds)."""
+        if self._owner != os.getpid():
+            return
+        self._file.close()
+        os.close(self._lock)
+        os.close(self._head_count)
+        self._owner = -1
 
     def open_pipes(self) -> list[int]:
         """The read ends that may still bring output (not yet at end of file)."""
@@ -175,13 +215,16 @@ class OutputRecorder:
                 if not data:  # every write end is closed: nothing more will come
                     del self._pipes[name]
                     break
+                if not self._pipes_used:
+                    os.pwrite(self._head_count, b"1", _PIPES_USED_AT)
+                    self._pipes_used = True
                 self._keep(name, self._decoders[name].decode(data))
 
     def _keep(self, name: str, text: str) -> None:
         if not text:
             return
         if not self._head_done:
-            recorded = int(os.pread(self._head_count, 20, 0) or b"0")
+            recorded = int(os.pread(self._head_count, 20, 0).strip(b"\0 ") or b"0")  # unset: NULs
             head = text[: max(HEAD_CHARS - recorded, 0)]
             if head:
                 os.pwrite(self._head_count, str(recorded + len(head)).encode().ljust(20), 0)
@@ -283,10 +326,18 @@ def install(recorder: OutputRecorder) -> None:
             flush_pending()
 
     def write_in_blocks_once_the_head_is_full() -> None:
-        if recorder.head_full:
+        if recorder.pipes_carried_output:  # lines, for good: see `OutputRecorder.pipes_carried_output`
             sinks["stdout"].after_write = None
+        elif recorder.head_full:
+            sinks["stdout"].after_write = back_to_lines_once_the_pipes_carry_output
             stdout._CHUNK_SIZE = _BLOCK_CHARS  # type: ignore[attr-defined]
             stdout.reconfigure(line_buffering=False)
+
+    def back_to_lines_once_the_pipes_carry_output() -> None:
+        if recorder.pipes_carried_output:
+            sinks["stdout"].after_write = None
+            stdout._CHUNK_SIZE = 8192  # type: ignore[attr-defined]
+            stdout.reconfigure(line_buffering=True)
 
     def before_a_process_starts(event: str, _args: tuple) -> None:
         if event in _STARTS_A_PROCESS:

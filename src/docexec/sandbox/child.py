@@ -26,7 +26,7 @@ from pathlib import Path
 
 import wrapt
 
-from docexec.execution import process_tree
+from docexec.execution import process_tree, published
 from docexec.execution.jobs import Job
 from docexec.sandbox import capture, environment, restrictions
 from docexec.sandbox.seeding import seed_everything
@@ -78,8 +78,16 @@ def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
     write ends of the pipes whose read ends ``pipes`` holds."""
     # The allow-list: writes in the job's folder only, no network unless declared, and more
     # (`docexec.sandbox.restrictions`); what the machine cannot enforce is reported by the engine's probe.
-    restrictions.enter(job.job_dir, job.memory_limit, job.network)
-    log = capture.OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)
+    log = capture.OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)  # its files made first
+    restrictions.enter(
+        job.job_dir,
+        job.memory_limit,
+        job.network,
+        gpu=job.gpu,
+        project=job.root,
+        own_folders=(job.work_dir, job.home, job.tmp),
+        own_files=log.files,
+    )
     capture.install(log)
     # An empty home and temporary folder of its own, removed with the job's folder.
     os.environ.update(environment.own_folders(job.home, job.tmp))
@@ -87,7 +95,8 @@ def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
 
     os.chdir(job.work_dir)
     relpath = job.path
-    source = Path(job.abs_path).read_text(encoding="utf-8")
+    # As the engine read it for the cache key, not read again; newlines as a text file reads them.
+    source = job.source.replace("\r\n", "\n").replace("\r", "\n")
     # Tracebacks show the snippet's lines although the file is not below the working folder.
     linecache.cache[relpath] = (len(source), None, source.splitlines(keepends=True), relpath)
     sys.argv = [relpath]
@@ -105,7 +114,10 @@ def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
             exec(code, namespace)  # noqa: S102 - executing the snippet is the point
         except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt are reported too
             _flush_figures(log, index)
-            log.event({"event": "exception", "cell": index, **describe_exception(error, relpath)})
+            raised = describe_exception(error, relpath)
+            if job.match is not None:  # here, under the snippet's timeout
+                raised["matched"] = re.search(job.match, published.plain_text(raised["message"])) is not None
+            log.event({"event": "exception", "cell": index, **raised})
             break
         _flush_figures(log, index)
     # What `python snippet.py` does when it ends: multiprocessing joins the worker processes
@@ -228,13 +240,30 @@ def _encode(figure: object) -> tuple[str, bytes, float, float]:
     return "png", png, width * scale, height * scale
 
 
+class _FiguresShown:
+    """How many figures, and bytes of them, this snippet has recorded: beyond the caps of
+    `capture.MAX_FIGURES` and `capture.MAX_FIGURE_BYTES`, a figure is counted, not drawn."""
+
+    count = 0
+    bytes = 0
+
+
 def _flush_figures(log: capture.OutputRecorder, cell: int) -> None:
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
         return
+    dropped = 0
     for number in plt.get_fignums():
+        if _FiguresShown.count >= capture.MAX_FIGURES:
+            dropped += 1
+            continue
         figure = plt.figure(number)
         kind, data, width, height = _encode(figure)
+        if _FiguresShown.bytes + len(data) > capture.MAX_FIGURE_BYTES:
+            dropped += 1
+            continue
+        _FiguresShown.count += 1
+        _FiguresShown.bytes += len(data)
         log.event(
             {
                 "event": "figure",
@@ -246,6 +275,8 @@ def _flush_figures(log: capture.OutputRecorder, cell: int) -> None:
                 **_describe(figure),  # after saving: tick labels get their text when drawn
             }
         )
+    if dropped:
+        log.event({"event": "figures_dropped", "cell": cell, "count": dropped})
     plt.close("all")
 
 

@@ -7,10 +7,13 @@ import os
 from pathlib import Path
 
 # Taken from the caller's environment when set: where programs and libraries are, the locale, and
-# the settings of threads and devices that a machine is run with.
+# the settings of threads and devices that a machine is run with. PYTHONPATH: an engine run from a
+# source tree with an existing torch (`docexec record` on a GPU machine) finds itself and the
+# project's library in its servers and snippets as it did in the caller.
 PASSED_ON = (
     "PATH",
     "LD_LIBRARY_PATH",
+    "PYTHONPATH",
     "LANG",
     "LANGUAGE",
     "TZ",

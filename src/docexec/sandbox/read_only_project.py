@@ -6,6 +6,10 @@ anywhere else, the project included, fails with PermissionError at the line that
 Where the kernel has no Landlock, `available` is False and the engine compares the project's
 files before and after the snippet instead (`docexec.execution.project_writes`).
 
+The same ruleset scopes signals and abstract Unix sockets where the kernel's Landlock has scopes
+(ABI 6, Linux 6.12): the snippet's processes may signal and connect to each other only, not its
+warm server, the engine or any other process of the user (`scopes_available`).
+
 By hand through ctypes: the standard library has no binding for these system calls, and the
 ``landlock`` package on PyPI is a pre-release.
 """
@@ -29,10 +33,20 @@ _WRITE_FILE = 1 << 1
 _DIRECTORY_WRITES = sum(1 << bit for bit in (4, 5, 6, 7, 8, 9, 10, 11, 12))  # remove and make entries
 _REFER = 1 << 13  # ABI 2: a move or link into another folder; denied unless handled and granted
 _TRUNCATE = 1 << 14  # ABI 3
+_SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1 << 0, 1 << 1  # ABI 6
+_SCOPES_ABI = 6
 
 
 class _RulesetAttr(ctypes.Structure):
     _fields_ = [("handled_access_fs", ctypes.c_uint64)]
+
+
+class _ScopedRulesetAttr(ctypes.Structure):
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),  # ABI 4; none handled here: the network namespace
+        ("scoped", ctypes.c_uint64),
+    ]
 
 
 class _PathBeneathAttr(ctypes.Structure):
@@ -59,14 +73,23 @@ def available() -> bool:
     return abi_version() > 0
 
 
+def scopes_available() -> bool:
+    return abi_version() >= _SCOPES_ABI
+
+
 def allow_writes_only_below(places: list[Path]) -> None:
     """Forbid this process and its future children every write except below ``places`` (folders,
-    or single files such as ``/dev/null``): an allow-list.
+    or single files such as ``/dev/null``): an allow-list. Where the kernel has scopes, also
+    every signal and abstract-socket connection to a process outside them.
     Call it in a process that has one thread. Raises OSError where it cannot."""
     version = abi_version()
     file_rights = _WRITE_FILE | (_TRUNCATE if version >= 3 else 0)
     all_rights = file_rights | _DIRECTORY_WRITES | (_REFER if version >= 2 else 0)
-    attr = _RulesetAttr(all_rights)
+    if version >= _SCOPES_ABI:
+        scopes = _SCOPE_SIGNAL | _SCOPE_ABSTRACT_UNIX_SOCKET
+        attr: ctypes.Structure = _ScopedRulesetAttr(all_rights, 0, scopes)
+    else:
+        attr = _RulesetAttr(all_rights)
     ruleset = _call(_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), 0)
     try:
         for path in places:

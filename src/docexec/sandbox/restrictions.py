@@ -9,19 +9,37 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
 - A mount namespace of its own: its mounts below are private to the snippet and end with it.
 - ``/dev/shm``: a fresh tmpfs whose size is the snippet's declared memory, so that shared memory
   (torch's DataLoader workers, ``multiprocessing.shared_memory``) counts against it and goes away
-  with the snippet instead of staying in the machine's RAM.
-- Other processes' environments: ``/dev/null`` is bind-mounted over ``/proc/<pid>/environ`` of every
-  other process, so that the variables of ``mkdocs build`` and of the shell above it (a CI job's
-  tokens) cannot be read. A process started later than the snippet is not covered; its environment
+  with the snippet instead of staying in the machine's RAM. The supervisor counts what this tmpfs
+  holds, and what the snippet wrote into its folders on disk over any number of files, with the
+  memory of its processes (`docexec.execution.supervisor`): all together stay within ``memory=``.
+- Other processes' environments and command lines: ``/dev/null`` is bind-mounted over
+  ``/proc/<pid>/environ`` and ``cmdline`` of every other process, so that the variables of
+  ``mkdocs build`` and of the shell above it (a CI job's tokens), and a password passed on a
+  command line, cannot be read. A process started later than the snippet is not covered; its environment
   is the engine's scrubbed one (`docexec.sandbox.environment`) where it is a snippet's.
+- Sockets of the machine in the file system (``/var/run/docker.sock``, a desktop's D-Bus): every
+  path socket bound when the snippet starts (``/proc/net/unix``) is covered by ``/dev/null``, so
+  a connection is refused. Abstract sockets belong to the network namespace below, and are also
+  scoped by Landlock where the kernel has scopes.
+- Secrets on the machine's disk: ``/etc/shadow`` and ``/etc/gshadow`` covered by ``/dev/null``,
+  ``/root`` (unless the project or Python lives in it) and the project's ``.git`` (a checkout's token lies
+  in ``.git/config``) by an empty, unreadable tmpfs. Other files stay readable as the user may
+  read them: a snippet imports the standard library, torch and the project's own library.
 - A network namespace: no interface but a loopback that is down, so no connection and no listening
   port. A snippet that declares ``# docexec: network`` gets a namespace whose loopback is up:
   processes of the snippet talk to each other (gloo, a TCPStore), nothing else reaches them.
 - ``RLIMIT_FSIZE``: no file the snippet writes may grow beyond its declared memory (a write past it
   fails with ``OSError: File too large``), so a runaway loop cannot fill the disk.
-- Landlock: writes are allowed below the job's folder (its work, home and temporary folders),
-  ``/dev/shm`` and the null devices, and refused everywhere else with PermissionError. Landlock
-  also forbids the snippet to mount or unmount anything.
+- Landlock: writes are allowed in the job's own folders (its work, home and temporary folders),
+  its record of output, ``/dev/shm`` and the null devices, and refused everywhere else with
+  PermissionError. A snippet that runs on the GPU may also write to the GPU's device nodes
+  (`GPU_DEVICE_NODES`: CUDA opens them for writing) and below ``/proc`` (CUDA's driver writes to
+  its threads' entries there: it fails with error 304 otherwise, found by exclusion on an H200);
+  its ``/proc/sys`` is read-only and its ``/proc/sysrq-trigger`` is ``/dev/null``, in its own mount
+  namespace, so that the kernel's settings stay out of reach when the build runs as root
+  (`_guard_kernel_settings`). Landlock also forbids the snippet to mount or unmount anything.
+  Where the kernel has Landlock's scopes (Linux 6.12), signals too: the snippet's processes may signal one
+  another, not its warm server, the engine or any other process of the user (PermissionError).
 - No capabilities: a snippet run as root cannot undo any of this (`_drop_capabilities`).
 
 By hand through ctypes: the standard library has no binding for unshare(2), mount(2) before 3.12,
@@ -38,6 +56,7 @@ import json
 import os
 import resource
 import socket
+import stat
 import struct
 import sys
 from pathlib import Path
@@ -47,21 +66,32 @@ from docexec.sandbox import read_only_project
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNS = 0x00020000
 _CLONE_NEWNET = 0x40000000
-_MS_NOSUID, _MS_NODEV, _MS_BIND, _MS_REC, _MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT = 1, 2, 4, 32
+_MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 _SIOCSIFFLAGS = 0x8914
 _IFF_UP, _IFF_LOOPBACK, _IFF_RUNNING = 0x1, 0x8, 0x40
 
 # The names under which a restriction is reported when the machine cannot enforce it.
-ENVIRONMENTS = "other processes' environments hidden"
-SHARED_MEMORY = "shared memory counted against memory="
+ENVIRONMENTS = "other processes' environments and command lines hidden"
+SHARED_MEMORY = "shared memory and written files counted against memory="
 NETWORK = "no network unless declared"
 FILE_SIZE = "file size limited to memory="
 WRITES = "writes only in the snippet's own folders"
+SIGNALS = "no signals to processes outside the snippet"
+SOCKETS = "no sockets of the machine's processes (in the file system or abstract)"
+SECRETS = "password files, /root and the project's .git hidden"
 CAPABILITIES = "no privileges (capabilities) to undo the above"
-ALL = (ENVIRONMENTS, SHARED_MEMORY, NETWORK, FILE_SIZE, WRITES, CAPABILITIES)
+ALL = (ENVIRONMENTS, SHARED_MEMORY, NETWORK, FILE_SIZE, WRITES, SIGNALS, SOCKETS, SECRETS, CAPABILITIES)
 
 # Devices that programs write to as a matter of course.
 _WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
+# What the CUDA driver opens read-write: /dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia0, ... and the
+# capability nodes below /dev/nvidia-caps. Only a job run on the GPU gets them.
+GPU_DEVICE_NODES = "/dev/nvidia*"
+
+
+def gpu_device_nodes() -> list[Path]:
+    return sorted(Path("/").glob(GPU_DEVICE_NODES.lstrip("/")))
 
 
 @functools.cache
@@ -89,8 +119,20 @@ def _mount(source: str | None, target: str, kind: str | None, flags: int, data: 
     )
 
 
-def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
-    """Restrict this process and all it will start; the restrictions that are not in force."""
+def enter(
+    job_dir: str,
+    memory_limit: int,
+    network: bool,
+    gpu: bool = False,
+    project: str | None = None,
+    own_folders: tuple[str, ...] = (),
+    own_files: tuple[str, ...] = (),
+) -> list[str]:
+    """Restrict this process and all it will start; the restrictions that are not in force.
+    ``project``: the project's root, whose ``.git`` is hidden. ``own_folders``: where the snippet
+    may write (its working folder, home and temporary folder); ``own_files``: files of ``job_dir``
+    it may write to (its record of output). Without them, writes are allowed below ``job_dir``.
+    ``gpu``: the job runs on the GPU, so the GPU's device nodes and ``/proc`` stay writable."""
     missing: list[str] = []
     if os.geteuid() != 0:
         _own_user_namespace()
@@ -100,33 +142,51 @@ def enter(job_dir: str, memory_limit: int, network: bool) -> list[str]:
         own_mounts = True
     except OSError:
         own_mounts = False
-        missing += [SHARED_MEMORY, ENVIRONMENTS]
+        missing += [SHARED_MEMORY, ENVIRONMENTS, SOCKETS, SECRETS]
     if own_mounts:
+        # Before the network namespace: /proc/net/unix lists the sockets of the machine's.
+        if not _cover_path_sockets():
+            missing.append(SOCKETS)
+        if not _hide_secrets(project):
+            missing.append(SECRETS)
         try:
             _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={memory_limit},mode=1777")
         except OSError:
             missing.append(SHARED_MEMORY)
         if not _hide_environments():
             missing.append(ENVIRONMENTS)
+        if gpu and not _guard_kernel_settings():
+            missing.append(WRITES)
     try:
         _unshare(_CLONE_NEWNET)
         if network:
             _loopback_up()
     except OSError:
         missing.append(NETWORK)
+        if not read_only_project.scopes_available() and SOCKETS not in missing:
+            missing.append(SOCKETS)  # abstract ones: neither a namespace nor a Landlock scope
     try:
         resource.setrlimit(resource.RLIMIT_FSIZE, (memory_limit, memory_limit))
     except (OSError, ValueError):
         missing.append(FILE_SIZE)
     if read_only_project.available():
         try:
+            writable = [*own_folders, *own_files] if own_folders else [job_dir]
             read_only_project.allow_writes_only_below(
-                [Path(job_dir), Path("/dev/shm"), *map(Path, _WRITABLE_DEVICES)]
+                [
+                    *map(Path, writable),
+                    Path("/dev/shm"),
+                    *map(Path, _WRITABLE_DEVICES),
+                    *([*gpu_device_nodes(), Path("/proc")] if gpu else []),
+                ]
             )
         except OSError:
-            missing.append(WRITES)
+            missing += [WRITES, SIGNALS]
+        else:
+            if not read_only_project.scopes_available():
+                missing.append(SIGNALS)
     else:
-        missing.append(WRITES)
+        missing += [WRITES, SIGNALS]
     if not _drop_capabilities():
         missing.append(CAPABILITIES)
     return missing
@@ -177,19 +237,75 @@ def _own_user_namespace() -> None:
 
 
 def _hide_environments() -> bool:
-    """Cover ``/proc/<pid>/environ`` of every process but this one; False where none could be."""
+    """Cover ``/proc/<pid>/environ`` and ``cmdline`` of every process but this one (a command line
+    may hold a password too); False where one could not be."""
     own = str(os.getpid())
-    hidden = failed = 0
+    failed = 0
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or entry == own:
             continue
-        try:
-            _mount("/dev/null", f"/proc/{entry}/environ", None, _MS_BIND)
-            hidden += 1
-        except OSError:
-            # A process that ended since it was listed has nothing left to read.
-            failed += os.path.exists(f"/proc/{entry}/environ")
+        for part in ("environ", "cmdline"):
+            try:
+                _mount("/dev/null", f"/proc/{entry}/{part}", None, _MS_BIND)
+            except OSError:
+                # A process that ended since it was listed has nothing left to read.
+                failed += os.path.exists(f"/proc/{entry}/{part}")
     return failed == 0
+
+
+def _guard_kernel_settings() -> bool:
+    """``/proc/sys`` read-only and ``/dev/null`` over ``/proc/sysrq-trigger``, in this mount
+    namespace: for a GPU job, whose Landlock rules must allow writes below ``/proc``."""
+    try:
+        if os.path.isdir("/proc/sys"):
+            _mount("/proc/sys", "/proc/sys", None, _MS_BIND | _MS_REC)
+            _mount(None, "/proc/sys", None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_REC)
+        if os.path.exists("/proc/sysrq-trigger"):
+            _mount("/dev/null", "/proc/sysrq-trigger", None, _MS_BIND)
+    except OSError:
+        return False
+    return True
+
+
+def _cover_path_sockets() -> bool:
+    """Cover every socket file bound now (``/proc/net/unix``) with ``/dev/null``; a connection to
+    one is then refused. False where one that exists could not be covered."""
+    try:
+        table = Path("/proc/net/unix").read_text(encoding="utf-8", errors="replace").splitlines()[1:]
+    except OSError:
+        return False
+    paths = {fields[7] for fields in (line.split(None, 7) for line in table) if len(fields) == 8}
+    failed = 0
+    for path in sorted(p for p in paths if p.startswith("/")):
+        try:
+            if stat.S_ISSOCK(os.stat(path).st_mode):
+                _mount("/dev/null", path, None, _MS_BIND)
+        except OSError:
+            failed += os.path.exists(path) and os.access(path, os.W_OK)  # reachable, yet not covered
+    return failed == 0
+
+
+def _hide_secrets(project: str | None) -> bool:
+    """Password hashes, root's home and the project's ``.git``: covered where they exist."""
+    hidden_folder = "size=4k,mode=000"
+    covers = [("/etc/shadow", None), ("/etc/gshadow", None)]
+    needed = [project or os.getcwd(), sys.prefix, sys.base_prefix, sys.executable]
+    if not any(Path(place).resolve().is_relative_to("/root") for place in needed):
+        covers.append(("/root", hidden_folder))
+    if project is not None:
+        covers.append((os.path.join(project, ".git"), hidden_folder))
+    hidden = True
+    for path, folder in covers:
+        if not os.path.lexists(path):
+            continue
+        try:
+            if folder is None or not os.path.isdir(path):
+                _mount("/dev/null", path, None, _MS_BIND)
+            else:
+                _mount("tmpfs", path, "tmpfs", _MS_NOSUID | _MS_NODEV, folder)
+        except OSError:
+            hidden = False
+    return hidden
 
 
 def _loopback_up() -> None:

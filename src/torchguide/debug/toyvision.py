@@ -158,20 +158,22 @@ def train_tiny_cnn(
     images: torch.Tensor,
     labels: torch.Tensor,
     *,
-    steps: int = 150,
+    steps: int = 300,
     batch_size: int = 32,
     lr: float = 0.02,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> TinyCNN:
     """Fit a fresh ``TinyCNN`` with Adam on random mini-batches; the same seed gives the same model.
 
     Args:
         images: ``(n, 1, 16, 16)`` training images.
         labels: ``(n,)`` class indices.
-        steps: Optimizer steps.
+        steps: Optimizer steps; the default gives over 90 % test accuracy on ``bar_images`` for
+            each of ten seeds (92 to 99 %; 150 steps gave 69 to 99 %).
         batch_size: Samples per step, drawn with replacement.
         lr: Adam's learning rate.
-        seed: Seeds the initial weights and the batch order.
+        seed: Seeds the initial weights and the batch order; by default torch's current seed
+            (``torch.initial_seed()``), so a run seeded otherwise trains another model.
 
     Returns:
         The trained model, in eval mode.
@@ -181,11 +183,13 @@ def train_tiny_cnn(
       from torchguide.debug.toyvision import bar_images, train_tiny_cnn
 
       train, test = bar_images(600, seed=0), bar_images(200, seed=1)
-      model = train_tiny_cnn(train.images, train.labels)
+      model = train_tiny_cnn(train.images, train.labels, seed=0)
       accuracy = (model(test.images).argmax(1) == test.labels).float().mean()
       assert accuracy > 0.9 and not model.training
       ```
     """
+    if seed is None:
+        seed = torch.initial_seed()
     with torch.random.fork_rng(devices=[]):  # seeds the weights without touching the caller's RNG
         torch.manual_seed(seed)
         model = TinyCNN()

@@ -4,7 +4,12 @@ wrong. ``python -m torchguide.drills list`` lists them; ``check NAME FILE`` chec
 
 from __future__ import annotations
 
+import contextlib
+import os
+
 from torchguide.drills.framework import Drill
+
+IN_RUNNER = False  # set in the process that runs a reader's function (torchguide.drills.containment)
 
 
 def all_drills() -> dict[str, Drill]:
@@ -39,16 +44,27 @@ class DrillFailed(AssertionError):  # noqa: N818  read as "raise DrillFailed(...
         return str(self).splitlines()
 
 
-def check_here(name: str, function) -> None:
+def check_here(name: str, function, *, call_seconds: float | None = None) -> None:
     """Checks ``function`` against drill ``name`` and prints the result; raises if it fails.
 
     A solution snippet ends with this line, so the page shows the checker's real output; a page
     notebook's check cell runs it on the function the reader wrote in the cell above.
+
+    The function runs in a process forked from this one (it needs the reader's cells), and the
+    cases and the comparison in a fresh ``python -m torchguide.drills attach`` process, so that
+    nothing the reader's cells did to this process (a patched ``torch.testing``, a replaced
+    ``check``) touches the verdict. See `torchguide.drills.containment` for what that promises.
     """
     import inspect
+    import shutil
+    import subprocess
+    import sys
 
-    from torchguide.drills.framework import check
+    from torchguide.drills.containment import fork_runner
+    from torchguide.drills.loading import checked_signature
 
+    if IN_RUNNER:  # a solution file that ends with this line, loaded by the checker: it checks the file
+        return
     drill = get(name)
     if not callable(function):
         raise DrillFailed(
@@ -59,7 +75,42 @@ def check_here(name: str, function) -> None:
         source = inspect.getsourcefile(function)
     except (TypeError, OSError):  # a class written in a notebook's cell has no source file
         source = None
-    report = check(drill, function, source)
-    if not report.ok:
-        raise DrillFailed(report.text())
-    print(report.text())
+
+    def load():
+        return checked_signature(source or "<cell>", drill.function, function, drill.reference), source
+
+    handle, folder = fork_runner(drill.id, load)
+    try:
+        checker = subprocess.Popen(
+            [sys.executable, "-m", "torchguide.drills", "attach", drill.id, handle.text()]
+            + ([f"--call-seconds={call_seconds}"] if call_seconds else []),
+            pass_fds=(handle.requests, handle.answers, handle.output),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,  # an interrupted kernel ends it, in order
+        )
+        for fd in (handle.requests, handle.answers, handle.output):
+            os.close(fd)
+        try:
+            output, _ = checker.communicate()
+        except KeyboardInterrupt:
+            checker.kill()
+            checker.wait()
+            raise DrillFailed(f"{drill.id}: interrupted, the check stopped before its verdict") from None
+    finally:
+        _end_runner(handle.pid)
+        shutil.rmtree(folder, ignore_errors=True)
+    text = output.rstrip("\n")
+    if checker.returncode != 0:
+        raise DrillFailed(text)
+    print(text)
+
+
+def _end_runner(pid: int) -> None:
+    from docexec.execution import process_tree
+
+    process_tree.kill_tree(pid)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)

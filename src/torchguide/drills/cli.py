@@ -2,8 +2,10 @@
 and for contributors, ``new NAME``: a drill's snippets and page section, and ``sync``: every
 drill's section rewritten on its page in the current format (after a change to `drill_section`).
 
-Exit status: 0 when the check passes, 1 when it fails, 2 when the file cannot be checked (a
-syntax error, a missing function, a wrong signature) or the command is wrong.
+Exit status: 0 when the check passes, 1 when it fails (its function ended the process it ran in,
+ran past the time limit or printed past the output limit too), 2 when the file cannot be checked
+(a syntax error, a missing function, a wrong signature) or the command is wrong, 130 when Ctrl-C
+stopped it. The reader's file runs in a process of its own (`torchguide.drills.containment`).
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ import argparse
 import sys
 
 from torchguide.drills import all_drills
-from torchguide.drills.framework import check
-from torchguide.drills.loading import ReaderFileError, load_function
+from torchguide.drills.containment import CALL_SECONDS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,6 +36,15 @@ def main(argv: list[str] | None = None) -> int:
     checking = commands.add_parser("check", help="check the function in FILE against drill NAME")
     checking.add_argument("name")
     checking.add_argument("file")
+    checking.add_argument(
+        "--call-seconds", type=float, default=CALL_SECONDS, help="the time limit of one call of the function"
+    )
+    attach = commands.add_parser(
+        "attach", help="(used by check_here) check the function a runner holds, HANDLE: pid,fd,fd,fd"
+    )
+    attach.add_argument("name")
+    attach.add_argument("handle")
+    attach.add_argument("--call-seconds", type=float, default=CALL_SECONDS)
     new = commands.add_parser(
         "new", help="write the stub, solution and page section of a drill defined in a drills module"
     )
@@ -84,11 +94,32 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Hint {number}: {hint}")
         return 0
 
+    if arguments.command == "attach":
+        return _attach(drill, arguments.handle, arguments.call_seconds)
+    return _check_file(drill, arguments.file, arguments.call_seconds)
+
+
+def _check_file(drill, file: str, call_seconds: float) -> int:
+    from torchguide.drills.framework import check_file
+
+    return _answer(check_file(drill, file, call_seconds=call_seconds))
+
+
+def _attach(drill, handle: str, call_seconds: float) -> int:
+    from torchguide.drills.containment import Runner, RunnerHandle
+    from torchguide.drills.framework import check_with
+
+    runner = Runner(RunnerHandle.parse(handle), drill.function, own_child=False, call_seconds=call_seconds)
     try:
-        function = load_function(arguments.file, drill.function, drill.reference)
-    except ReaderFileError as error:
-        print(error, file=sys.stderr)
+        report = check_with(drill, runner)
+    finally:
+        runner.close()
+    return _answer(report)
+
+
+def _answer(report) -> int:
+    if report.unreadable:
+        print(report.unreadable, file=sys.stderr)
         return 2
-    report = check(drill, function, arguments.file)
     print(report.text())
     return 0 if report.ok else 1

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from torch.utils.data import DataLoader, Dataset, default_collate
 from torch.utils.data._utils import worker as torch_worker
 
-from torchguide.drills.framework import Case, Drill, Mismatch, expect_tensor, shape_text
+from torchguide.drills.framework import Case, Drill, Forbidden, Mismatch, expect_tensor, shape_text
 
 # --- shards_per_rank_and_worker -----------------------------------------------------------------
 
@@ -556,6 +556,12 @@ def _same_batch(case, path, got, expected):
         if not isinstance(got, list | tuple) or len(got) != len(expected):
             what = f"a {type(got).__name__}" if not isinstance(got, list | tuple) else f"{len(got)} long"
             raise Mismatch(f"{case.where} your {path} is {what}; expected a list of {len(expected)}")
+        strings = all(isinstance(item, str) for item in expected)  # "strings a list": a tuple will do
+        if not strings and type(got).__name__ != type(expected).__name__:  # default_collate's contract
+            raise Mismatch(
+                f"{case.where} your {path} is a {type(got).__name__}; expected a {type(expected).__name__}, "
+                "as default_collate returns for a sequence of samples"
+            )
         for i, (mine, wanted) in enumerate(zip(got, expected, strict=True)):
             _same_batch(case, f"{path}[{i}]", mine, wanted)
     elif got != expected or type(got) is not type(expected):
@@ -591,6 +597,10 @@ COLLATE_LIKE_DEFAULT = Drill(
     named_cases=_collate_named,
     generated=_collate_generated(),
     compare=_collate_compare,
+    # default_collate and the functions it dispatches to, however imported
+    forbidden=Forbidden(
+        files=(torch.utils.data._utils.collate.__file__,), instead="the drill asks you to write it"
+    ),
 )
 
 
@@ -611,10 +621,13 @@ def _pad_images(images):
     return batch, sizes, mask
 
 
-def _images_case(shapes, dtype=torch.float32, how="", seed=0):
+def _images_case(shapes, dtype=torch.float32, how="", seed=0, black=()):
     generator = torch.Generator().manual_seed(seed)
     images = [torch.randint(1, 100, shape, generator=generator).to(dtype) for shape in shapes]
-    if how:
+    for index in black:  # an all-zero image is real pixels all the same: the mask says so
+        images[index].zero_()
+        how += f" (image {index} all black, zeros)"
+    if how.startswith(" (channels-last"):
         images = [image.permute(1, 2, 0).contiguous().permute(2, 0, 1) for image in images]
     shown = ", ".join(shape_text(shape) for shape in shapes)
     return Case(f"for images of shapes {shown} ({dtype}){how}", (images,))
@@ -628,6 +641,7 @@ def _images_named():
         _images_case([(1, 0, 2), (1, 2, 1)]),
         _images_case([(3, 4, 2), (3, 1, 5), (3, 3, 3)], torch.uint8),
         _images_case([(3, 2, 3), (3, 3, 2)], how=" (channels-last, non-contiguous)"),
+        _images_case([(1, 2, 2), (1, 3, 3)], black=(0,)),
     ]
 
 
@@ -810,7 +824,9 @@ def _bucket_named():
         _bucket_case([3, 8, 2, 7, 1, 9], 16),
         _bucket_case([4], 4),
         _bucket_case([12, 2], 10),  # a sequence longer than the budget gets a batch of its own
+        _bucket_case([12, 15, 11], 10),  # every sequence over the budget: three batches of one
         _bucket_case([], 8),
+        _bucket_case([2, 2, 2, 2, 2, 2], 12),  # all fit in one batch
     ]
 
 
@@ -839,6 +855,11 @@ def _bucket_compare(case, got, expected):
                 f"{case.where} your batch {batch} pads to {len(batch)} x {max(lengths[i] for i in batch)} = "
                 f"{cost} tokens, over max_tokens={max_tokens}"
             )
+    if len(got) > len(expected):
+        raise Mismatch(
+            f"{case.where} your {len(got)} batches {got} are more than the {len(expected)} that filling "
+            f"batches greedily in order of length gives, {expected}"
+        )
     if _padded(lengths, got) > _padded(lengths, expected):
         raise Mismatch(
             f"{case.where} your batches {got} pad to {_padded(lengths, got)} tokens in all; batching in "
@@ -858,7 +879,8 @@ LENGTH_BUCKETING_BATCHES = Drill(
         "`batch_sampler`: `lengths` is a list of sequence lengths (ints >= 1). Return lists of "
         "indices that hold every index exactly once, no empty batch, each batch padding to at most "
         "`max_tokens` tokens (its size times its longest length; a sequence longer than `max_tokens` "
-        "goes alone), and in all no more padded tokens than filling batches greedily in order of length."
+        "goes alone), and in all no more batches and no more padded tokens than filling batches greedily "
+        "in order of length."
     ),
     hints=(
         "Padding costs least when a batch's sequences have about the same length: "
@@ -872,7 +894,7 @@ LENGTH_BUCKETING_BATCHES = Drill(
     named_cases=_bucket_named,
     generated=_bucket_generated(),
     compare=_bucket_compare,
-    tolerance="any batching at least as tight as the greedy one",
+    tolerance="any batching with no more batches and padded tokens than the greedy one",
 )
 
 

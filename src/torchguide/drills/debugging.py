@@ -4,6 +4,7 @@ restored, counting FLOPs, a loss average that keeps no graph, and a saliency map
 
 from __future__ import annotations
 
+import math
 import sys
 import weakref
 from contextlib import contextmanager
@@ -44,12 +45,19 @@ def _clipping_done_by(function):
                 used_torch.append(frame.f_code.co_name)
 
         before = sys.getprofile()
+        given = [p.grad for p in parameters]
         sys.setprofile(None if function is _clip_grad_norm else watch)
         try:
             returned = function(iter(parameters) if as_generator else parameters, max_norm)
         finally:
             sys.setprofile(before)
-        return returned, [p.grad for p in parameters], used_torch
+        # "In place": the very tensors that were in .grad, scaled; not new tensors put in their place.
+        replaced = [
+            i
+            for i, (p, g) in enumerate(zip(parameters, given, strict=True))
+            if g is not None and p.grad is not g
+        ]
+        return returned, [p.grad for p in parameters], used_torch, replaced
 
     return call
 
@@ -105,7 +113,7 @@ def _scale_of(got, original):
 
 def _clip_compare(case, got, expected):
     values, grads, max_norm, as_generator = case.args
-    (norm, got_grads, used_torch), (wanted_norm, wanted_grads, _) = got, expected
+    (norm, got_grads, used_torch, replaced), (wanted_norm, wanted_grads, _, _) = got, expected
     if used_torch:
         called = next((name for name in used_torch if not name.startswith("_")), "clip_grad_norm_")
         raise Mismatch(
@@ -162,6 +170,11 @@ def _clip_compare(case, got, expected):
         clipped = abs(mine - min(total, max_norm)) < 1e-4
         after = " (the norm after clipping; return the one before)" if clipped else ""
         raise Mismatch(f"{case.where} you returned the norm {mine:.5g}{after}; expected {total:.5g}")
+    if replaced:
+        raise Mismatch(
+            f"{case.where} your clip_grad_norm put a new tensor in the .grad of parameter {replaced[0]}; "
+            "scale each gradient in place, grad.mul_(factor), as the task says"
+        )
 
 
 CLIP_GRAD_NORM_BY_HAND = Drill(
@@ -198,14 +211,42 @@ CLIP_GRAD_NORM_BY_HAND = Drill(
 
 
 def _forward_flops(model, input_shape):
-    with FlopCounterMode(display=False) as counter:  # torch's own count is the reference
+    with FlopCounterMode(display=False) as counter:  # torch's own count
         model(torch.zeros(input_shape))
     return counter.get_total_flops()
 
 
+def _pair(value):
+    return value if isinstance(value, tuple) else (value, value)
+
+
+def _counted_flops(model, input_shape):
+    """What `_forward_flops` finds, counted from the layers' settings: FlopCounterMode imports
+    torch._dynamo, seconds of a check's time. Its tests hold the two equal on every case."""
+    shape, flops = list(input_shape), 0
+    for layer in model:
+        if isinstance(layer, nn.Conv2d | nn.MaxPool2d):
+            settings = (layer.kernel_size, layer.stride, layer.padding, layer.dilation)
+            window = zip(shape[2:], *map(_pair, settings), strict=True)
+            spatial = [_conv_size(*dimension) for dimension in window]
+            if isinstance(layer, nn.Conv2d):
+                outputs = shape[0] * layer.out_channels * math.prod(spatial)
+                flops += 2 * outputs * (layer.in_channels // layer.groups) * math.prod(layer.kernel_size)
+                shape[1] = layer.out_channels
+            shape[2:] = spatial
+        elif isinstance(layer, nn.AdaptiveAvgPool2d):
+            shape[2:] = _pair(layer.output_size)
+        elif isinstance(layer, nn.Flatten):
+            shape = [shape[0], math.prod(shape[1:])]
+        elif isinstance(layer, nn.Linear):
+            flops += 2 * math.prod(shape[:-1]) * layer.in_features * layer.out_features
+            shape[-1] = layer.out_features
+    return flops
+
+
 def _counted_without_running(function):
     """The reader counts from the layers' settings: the checker's hooks refuse a forward pass."""
-    if function is _forward_flops:
+    if function is _counted_flops:
         return function
 
     def refuse(module, args):
@@ -281,6 +322,13 @@ def _flops_named():
         ),
         _flops_case([nn.Flatten(), nn.Linear(12, 7), nn.ReLU(), nn.Linear(7, 3, bias=False)], (5, 3, 4)),
         _flops_case([nn.MaxPool2d(3, stride=2, padding=1), nn.Conv2d(2, 4, 2, stride=2)], (3, 2, 9, 9)),
+        _flops_case(  # a kernel, stride, padding and dilation of their own for height and width
+            [
+                nn.Conv2d(3, 4, (3, 1), stride=(2, 1), padding=(1, 0), dilation=(1, 2)),
+                nn.Conv2d(4, 2, (1, 2)),
+            ],
+            (1, 3, 7, 6),
+        ),
     ]
 
 
@@ -292,19 +340,25 @@ def _conv_size(size, kernel, stride, padding, dilation):
 def _flops_generated(draw):
     batch, channels = draw(st.integers(1, 3)), draw(st.sampled_from([1, 2, 4]))
     input_shape = (batch, channels, draw(st.integers(4, 10)), draw(st.integers(4, 10)))
-    layers, size = [], min(input_shape[2:])
+    layers, sizes = [], list(input_shape[2:])
+
+    def pair(values):  # each setting drawn per dimension: square ones are the special case
+        return tuple(draw(values) for _ in range(2))
+
     for _ in range(draw(st.integers(1, 2))):
         out_channels = draw(st.sampled_from([2, 4, 6]))
         groups = draw(st.sampled_from([g for g in (1, 2) if channels % g == 0 and out_channels % g == 0]))
-        kernel, stride = draw(st.integers(1, 3)), draw(st.integers(1, 2))
-        padding, dilation = draw(st.integers(0, 1)), draw(st.integers(1, 2))
-        if _conv_size(size, kernel, stride, padding, dilation) < 1:
-            kernel, dilation = 1, 1
+        kernel, stride = pair(st.integers(1, 3)), pair(st.integers(1, 2))
+        padding, dilation = pair(st.integers(0, 1)), pair(st.integers(1, 2))
+        window = list(zip(sizes, kernel, stride, padding, dilation, strict=True))
+        if any(_conv_size(*dimension) < 1 for dimension in window):
+            kernel, dilation = (1, 1), (1, 1)
+            window = list(zip(sizes, kernel, stride, padding, dilation, strict=True))
         layers += [nn.Conv2d(channels, out_channels, kernel, stride, padding, dilation, groups), nn.ReLU()]
-        size, channels = _conv_size(size, kernel, stride, padding, dilation), out_channels
-        if size >= 2 and draw(st.booleans()):
+        sizes, channels = [_conv_size(*dimension) for dimension in window], out_channels
+        if min(sizes) >= 2 and draw(st.booleans()):
             layers.append(nn.MaxPool2d(2))
-            size //= 2
+            sizes = [size // 2 for size in sizes]
     features = nn.Sequential(*layers)(torch.zeros(1, *input_shape[1:]))  # the checker may run it
     layers += [nn.Flatten(), nn.Linear(features.numel(), draw(st.integers(1, 5)))]
     return _flops_case(layers, input_shape)
@@ -358,7 +412,7 @@ COUNT_FORWARD_FLOPS = Drill(
         "A conv computes `N * C_out * H_out * W_out` outputs, each of `C_in / groups * kH * kW` "
         "multiply-adds; a `Linear` on `(N, in)` does `N * in * out`.",
     ),
-    reference=_forward_flops,
+    reference=_counted_flops,
     named_cases=_flops_named,
     generated=_flops_generated(),
     compare=_flops_compare,
@@ -1180,6 +1234,7 @@ OUTPUT_GRAD_NORMS = Drill(
     named_cases=_norms_named,
     generated=_norms_generated(),
     compare=_norms_compare,
+    may_change=frozenset({"grad", "mode"}),  # backward() through the model, as the task asks
     adapter=_with_hooks_counted,
     tolerance=f"rtol={NORM_RTOL:g}, atol={NORM_ATOL:g}",
 )
@@ -1262,6 +1317,7 @@ SALIENCY_MAP = Drill(
     generated=_saliency_generated(),
     compare=_saliency_compare,
     tolerance=f"rtol={SALIENCY_RTOL:g}, atol={SALIENCY_ATOL:g}",
+    may_change=frozenset(),  # the model is given in eval mode: scores in training mode differ
 )
 
 

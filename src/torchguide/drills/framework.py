@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import inspect
-import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,6 +70,34 @@ class Case:
 
 
 @dataclass(frozen=True)
+class Forbidden:
+    """What a task says not to use, watched in the runner while the reader's function runs.
+
+    ``torch_functions``: names of torch functions (``F.x``, ``torch.x``, a module that calls one),
+    seen by a ``TorchFunctionMode`` however they were imported; ``any_torch``: every torch function
+    and tensor method; ``files``: Python files (a torch module's ``__file__``) none of whose
+    functions may be called. ``instead`` ends the message: "...; the drill asks you to write it".
+
+    Examples:
+      ```python
+      from torchguide.drills.framework import Forbidden
+
+      rule = Forbidden(torch_functions=frozenset({"binary_cross_entropy"}), instead="write it")
+      assert rule.watches_torch and not rule.files
+      ```
+    """
+
+    instead: str
+    torch_functions: frozenset[str] = frozenset()
+    any_torch: bool = False
+    files: tuple[str, ...] = ()
+
+    @property
+    def watches_torch(self) -> bool:
+        return self.any_torch or bool(self.torch_functions)
+
+
+@dataclass(frozen=True)
 class Drill:
     """A small programming task tied to one question of a page, and its checker.
 
@@ -113,6 +140,11 @@ class Drill:
     # How the checker calls a function on a case's arguments, where not simply function(*args):
     # adapter(function) returns that call (a sharding drill calls the function once per worker).
     adapter: Callable[[Callable], Callable] | None = None
+    # What the task lets the function change in its arguments: "grad", "requires_grad", "mode".
+    # A model's train/eval mode by default: model.eval() in a function that evaluates is common
+    # practice; a drill whose task speaks of the mode says so by leaving "mode" out.
+    may_change: frozenset[str] = frozenset({"mode"})
+    forbidden: Forbidden | None = None  # what the task says not to use
 
     def __post_init__(self):
         if self.difficulty not in DIFFICULTIES:
@@ -158,12 +190,18 @@ class Report:
     failures: list[str] = field(default_factory=list)
     tolerance: str = ""
     generated_failed: bool = False
+    stopped: bool = False  # the runner ended, hung or printed too much: no more cases ran
+    unreadable: str | None = None  # the reader's file cannot be checked: why
 
     @property
     def ok(self) -> bool:
         return not self.failures
 
     def summary(self) -> str:
+        if self.unreadable:
+            return f"{self.drill}: the file cannot be checked"
+        if self.stopped:
+            return f"{self.drill}: the check stopped after {self.passed} cases passed"
         if self.ok:
             said = f" ({self.tolerance})" if self.tolerance and self.tolerance != "exact" else ""
             return f"{self.drill}: {self.passed} cases passed{said}"
@@ -176,48 +214,132 @@ class Report:
         return "\n".join([*(f"FAIL {failure}" for failure in self.failures), self.summary()])
 
 
-def _describe_error(error: BaseException, source_file: str | None) -> str:
-    """``IndexError at my.py:7: list index out of range``: the deepest line of the reader's file."""
-    where = ""
-    frames = traceback.extract_tb(error.__traceback__)
-    mine = [f for f in frames if source_file and f.filename == source_file] or frames[-1:]
-    if mine:
-        where = f" at {mine[-1].filename}:{mine[-1].lineno}"
-    message = str(error).strip().splitlines()[0] if str(error).strip() else ""
-    return f"{type(error).__name__}{where}" + (f": {message}" if message else "")
+class _Stopped(BaseException):
+    """The runner can answer no more: leaves hypothesis at once, which would otherwise shrink on it."""
 
 
-def _run_one(drill: Drill, case: Case, candidate: Callable, source_file: str | None) -> None:
+def _run_one(drill: Drill, case: Case, runner) -> None:
     """Raises Mismatch with the reader's problem on this case, or returns quietly."""
+    from torchguide.drills.containment import Raised, RunnerEnded
+
     adapt = drill.adapter or (lambda function: function)
     expected = adapt(drill.reference)(*copy.deepcopy(case.args))
-    given = copy.deepcopy(case.args)
     try:
-        got = adapt(candidate)(*given)
-    except NotImplementedError:
-        raise Mismatch(f"{drill.function} is not written yet (it raises NotImplementedError)") from None
-    except Exception as error:  # the reader's bug, reported as a sentence
-        raise Mismatch(
-            f"{case.where} your {drill.function} raised {_describe_error(error, source_file)}"
-        ) from None
-    _check_arguments_unchanged(drill, case, given)
-    drill.compare(case, got, expected)
-
-
-def _check_arguments_unchanged(drill: Drill, case: Case, given: tuple) -> None:
-    """A function that writes into its input tensors surprises its caller: none of the drills may."""
-    names = list(inspect.signature(drill.reference).parameters)
-    for name, before, after in zip(names, case.args, given, strict=False):
-        if isinstance(before, torch.Tensor) and not torch.equal(
-            torch.nan_to_num(before), torch.nan_to_num(after)
-        ):
+        outcome = runner.call(case.args)
+    except RunnerEnded as ended:
+        raise _Stopped(f"{case.where} {ended}") from None
+    if isinstance(outcome, Raised):
+        if outcome.not_written:
+            raise Mismatch(f"{drill.function} is not written yet (it raises NotImplementedError)")
+        if outcome.exit_call:
             raise Mismatch(
-                f"{case.where} your {drill.function} changed its argument {name}; leave it as it was"
+                f"{case.where} your {drill.function} raised {outcome.description}: a drill's function "
+                "returns its answer, it does not end the program"
             )
+        raise Mismatch(f"{case.where} your {drill.function} raised {outcome.description}")
+    # Values written into the arguments first, then the answer, then what the task forbids, then
+    # flags left behind: a wrong answer is the plainer thing to fix.
+    check_arguments_left(drill, case, outcome.arguments, flags=False)
+    drill.compare(case, outcome.got, expected)
+    if outcome.used:
+        rule = drill.forbidden.instead if drill.forbidden else ""
+        raise Mismatch(f"{case.where} your {drill.function} calls {outcome.used[0]}; {rule}")
+    check_arguments_left(drill, case, outcome.arguments)
 
 
-def check(drill: Drill, candidate: Callable, source_file: str | None = None) -> Report:
+def check_arguments_left(drill: Drill, case: Case, after: tuple, flags: bool = True) -> None:
+    """A function that writes into its arguments surprises its caller: tensors anywhere inside them
+    (in lists, dicts, modules), and with ``flags`` their ``requires_grad`` and ``.grad`` and a
+    module's train/eval mode, stay as they were, but for what the drill's ``may_change`` allows."""
+    names = list(inspect.signature(drill.reference).parameters)
+    allowed = drill.may_change if flags else frozenset({"grad", "requires_grad", "mode"})
+    for name, before, left in zip(names, case.args, after, strict=False):
+        problem = _difference(before, left, name, allowed, 0)
+        if problem:
+            raise Mismatch(f"{case.where} your {drill.function} {problem}")
+
+
+def _difference(before, after, path: str, may_change: frozenset[str], depth: int) -> str | None:
+    from torchguide.drills.transfer import Foreign, ModuleState
+
+    if depth > 30 or isinstance(after, Foreign):
+        return None  # an object the trip does not carry (a function, a dataset): nothing to compare
+    if isinstance(before, torch.Tensor):
+        return _tensor_difference(before, after, path, may_change)
+    if isinstance(before, torch.nn.Module):
+        if not isinstance(after, ModuleState):
+            return None
+        if "mode" not in may_change:
+            for name, module in before.named_modules():
+                if after.modes.get(name, module.training) != module.training:
+                    where = f"{path}.{name}" if name else path
+                    mode = "training" if after.modes[name] else "eval"
+                    return f"left {where} in {mode} mode; leave the model in the mode it was given in"
+        for kind, tensors, left in (
+            ("parameter", dict(before.named_parameters(remove_duplicate=False)), after.parameters),
+            ("buffer", dict(before.named_buffers(remove_duplicate=False)), after.buffers),
+        ):
+            for name, tensor in tensors.items():
+                problem = _tensor_difference(tensor, left.get(name), f"{path}'s {kind} {name}", may_change)
+                if problem:
+                    return problem
+        return None
+    if isinstance(before, list | tuple) and isinstance(after, list | tuple):
+        if len(before) != len(after):
+            return (
+                f"changed the length of its argument {path} from {len(before)} to {len(after)}; "
+                "leave it as it was"
+            )
+        for index, (item, left) in enumerate(zip(before, after, strict=True)):
+            problem = _difference(item, left, f"{path}[{index}]", may_change, depth + 1)
+            if problem:
+                return problem
+        return None
+    if isinstance(before, dict) and isinstance(after, dict):
+        if set(before) != set(after):
+            return f"changed the keys of its argument {path}; leave it as it was"
+        for key, item in before.items():
+            problem = _difference(item, after[key], f"{path}[{key!r}]", may_change, depth + 1)
+            if problem:
+                return problem
+        return None
+    if isinstance(before, bool | int | float | str | bytes | type(None)):
+        same = before == after or (before != before and after != after)  # NaN stays NaN
+        return None if same else f"changed its argument {path}; leave it as it was"
+    return None
+
+
+def _tensor_difference(before: torch.Tensor, after, path: str, may_change: frozenset[str]) -> str | None:
+    if not isinstance(after, torch.Tensor):
+        return f"replaced its argument {path} with a {type(after).__name__}; leave it as it was"
+    if (
+        after.shape != before.shape
+        or after.dtype != before.dtype
+        or not torch.equal(torch.nan_to_num(before.detach()), torch.nan_to_num(after.detach()))
+    ):
+        return f"changed its argument {path}; leave it as it was"
+    if after.requires_grad != before.requires_grad and "requires_grad" not in may_change:
+        return (
+            f"left requires_grad={after.requires_grad} on its argument {path}; leave it as it was "
+            "(work on a copy: x.detach().requires_grad_())"
+        )
+    if "grad" not in may_change and after.is_leaf:
+        had, has = before.grad, after.grad
+        if had is None and has is not None:
+            return (
+                f"left a gradient in the .grad of {path}; leave it as it was "
+                "(torch.autograd.grad returns gradients without writing .grad)"
+            )
+        if had is not None and (has is None or not torch.equal(had, has)):
+            return f"changed the .grad of {path}; leave it as it was"
+    return None
+
+
+def check(drill: Drill, candidate: Callable, source_file: str | None = None, **limits) -> Report:
     """Runs ``candidate`` on the drill's named and generated cases; returns a :class:`Report`.
+
+    ``candidate`` runs in a process of its own (`torchguide.drills.containment`); the cases and
+    the comparison stay in this one. ``limits``: see :class:`~torchguide.drills.containment.Runner`.
 
     Examples:
       ```python
@@ -229,19 +351,64 @@ def check(drill: Drill, candidate: Callable, source_file: str | None = None) -> 
       assert not check(drill, lambda shape, strides: True).ok
       ```
     """
+    from torchguide.drills.containment import contained
+    from torchguide.drills.loading import checked_signature
+
+    def load():
+        shown = source_file or "<function>"
+        return checked_signature(shown, drill.function, candidate, drill.reference), source_file
+
+    with contained(drill.id, drill.function, load, **limits) as runner:
+        return check_with(drill, runner)
+
+
+def check_file(drill: Drill, path, **limits) -> Report:
+    """Checks the function the reader's file defines; the file runs only in the runner's process."""
+    from torchguide.drills.containment import contained
+    from torchguide.drills.loading import load_function
+
+    def load():
+        return load_function(path, drill.function, drill.reference), str(path)
+
+    with contained(drill.id, drill.function, load, **limits) as runner:
+        return check_with(drill, runner)
+
+
+def check_with(drill: Drill, runner) -> Report:
+    """The checker's side of a check: cases, reference and comparison here, each call in ``runner``."""
+    from torchguide.drills.containment import RunnerEnded
+
     report = Report(drill.id, tolerance=drill.tolerance)
+    try:
+        report.unreadable = runner.ready()
+    except RunnerEnded as ended:
+        report.failures.append(str(ended))
+        report.stopped = True
+        return report
+    if report.unreadable:
+        report.failures.append(report.unreadable)
+        return report
+    try:
+        _check_cases(drill, runner, report)
+    except _Stopped as stopped:
+        report.failures.append(str(stopped))
+        report.stopped = True
+    return report
+
+
+def _check_cases(drill: Drill, runner, report: Report) -> None:
     for case in drill.named_cases():
         report.total += 1
         try:
-            _run_one(drill, case, candidate, source_file)
+            _run_one(drill, case, runner)
         except Mismatch as mismatch:
             report.failures.append(str(mismatch))
             if "not written yet" in str(mismatch):
-                return report
+                return
         else:
             report.passed += 1
     if report.failures:
-        return report  # the named cases say it more plainly than a generated one would
+        return  # the named cases say it more plainly than a generated one would
 
     generated = 0
 
@@ -249,7 +416,7 @@ def check(drill: Drill, candidate: Callable, source_file: str | None = None) -> 
     @given(drill.generated)
     def property_test(case: Case) -> None:
         nonlocal generated
-        _run_one(drill, case, candidate, source_file)
+        _run_one(drill, case, runner)
         generated += 1
 
     try:
@@ -260,7 +427,6 @@ def check(drill: Drill, candidate: Callable, source_file: str | None = None) -> 
     else:
         report.passed += generated
         report.total += generated
-    return report
 
 
 # Comparisons shared by the drills' compare functions.
@@ -292,8 +458,8 @@ def expect_tensor(
 ) -> None:
     """Raises :class:`Mismatch` unless ``got`` is a tensor like ``expected``: type, shape, dtype, values.
 
-    Values are compared by ``torch.testing.assert_close`` at ``rtol`` and ``atol`` (0 and 0 mean
-    exactly equal), NaN equal to NaN.
+    Values are compared as ``torch.testing.assert_close`` does at ``rtol`` and ``atol`` (0 and 0
+    mean exactly equal), NaN equal to NaN.
 
     Examples:
       ```python
@@ -316,25 +482,24 @@ def expect_tensor(
         )
     if check_dtype and got.dtype != expected.dtype:
         raise Mismatch(f"{case.where} your {name} has dtype {got.dtype}; expected {expected.dtype}")
-    try:
-        torch.testing.assert_close(
-            got.detach().to(expected.dtype),
-            expected.detach(),
-            rtol=rtol,
-            atol=atol,
-            equal_nan=True,
-            check_device=False,
-        )
-    except AssertionError:
+    mine, wanted = got.detach().cpu().to(expected.dtype), expected.detach().cpu()
+    wrong = _not_close(mine, wanted, rtol, atol)
+    if bool(wrong.any()):
         if expected.numel() <= 12:
-            raise Mismatch(f"{case.where} your {name} is {_show(got)}; expected {_show(expected)}") from None
-        mine, wanted = got.detach().to(expected.dtype), expected.detach()
-        wrong = ~torch.isclose(mine, wanted, rtol=rtol, atol=atol, equal_nan=True)
+            raise Mismatch(f"{case.where} your {name} is {_show(got)}; expected {_show(expected)}")
         first = tuple(int(i) for i in wrong.nonzero()[0])
         raise Mismatch(
             f"{case.where} your {name} differs at {int(wrong.sum())} of {expected.numel()} elements: "
             f"at {first} it is {mine[first].item():.4g}; expected {wanted[first].item():.4g}"
-        ) from None
+        )
+
+
+def _not_close(mine: torch.Tensor, wanted: torch.Tensor, rtol: float, atol: float) -> torch.Tensor:
+    """Where ``|mine - wanted| > atol + rtol * |wanted|``, NaN equal to NaN: what
+    ``torch.testing.assert_close`` decides, without the second of imports its first call costs."""
+    if mine.dtype == torch.bool:
+        return mine != wanted
+    return ~torch.isclose(mine, wanted, rtol=rtol, atol=atol, equal_nan=True)
 
 
 def _show(t: torch.Tensor) -> str:

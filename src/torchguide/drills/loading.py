@@ -75,6 +75,14 @@ def load_function(path: str | Path, name: str, reference: Callable) -> Callable:
     return function
 
 
+def checked_signature(shown: str, name: str, function: Callable, reference: Callable) -> Callable:
+    """``function``, if it accepts the reference's arguments; else a ReaderFileError naming ``shown``."""
+    if not callable(function):
+        raise ReaderFileError(f"{shown}: {name} is a {type(function).__name__}, not a function")
+    _check_signature(shown, name, function, reference)
+    return function
+
+
 def _check_signature(shown: str, name: str, function: Callable, reference: Callable) -> None:
     """The reader's function must accept the reference's arguments, positionally, and need no more."""
     wanted = inspect.signature(reference)

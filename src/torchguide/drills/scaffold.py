@@ -52,7 +52,7 @@ def scaffold(drill: Drill, root: Path) -> list[str]:
         imports += "\n" if imports else ""  # the library's import after the third-party ones
         solution.write_text(
             f"{imports}from torchguide.drills import check_here\n\n\n"
-            f"{header}{body.rstrip()}\n\n\ncheck_here(\"{drill.id}\", {drill.function})\n"
+            f'{header}{body.rstrip()}\n\n\ncheck_here("{drill.id}", {drill.function})\n'
         )
         done.append(f"wrote {drill.solution_path} (from the reference: make it read well)")
     wrong = root / "tests" / "torchguide" / "drills" / "wrong" / drill.id

@@ -69,3 +69,12 @@ def test_a_few_steps_do_not_learn_it():
     train, test = bar_images(600, seed=0), bar_images(200, seed=1)
     model = train_tiny_cnn(train.images, train.labels, steps=3)
     assert (model(test.images).argmax(1) == test.labels).float().mean() < 0.6
+
+
+def test_without_a_seed_the_model_follows_torchs_seed():
+    train = bar_images(64, seed=0)
+    models = []
+    for seed in (1, 1, 2):
+        torch.manual_seed(seed)
+        models.append(train_tiny_cnn(train.images, train.labels, steps=2).classifier.weight)
+    assert torch.equal(models[0], models[1]) and not torch.equal(models[0], models[2])

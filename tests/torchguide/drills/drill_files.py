@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from torchguide.drills import get
-from torchguide.drills.framework import Report, check
-from torchguide.drills.loading import load_function
+from torchguide.drills import framework, get
+from torchguide.drills.framework import Report
 
 ROOT = Path(__file__).resolve().parents[3]
 WRONG = Path(__file__).parent / "wrong"
 
 
-def check_file(drill_id: str, path: Path) -> Report:
-    drill = get(drill_id)
-    function = load_function(path, drill.function, drill.reference)
-    return check(drill, function, str(path))
+def check_file(drill_id: str, path: Path, **limits) -> Report:
+    """The check ``python -m torchguide.drills check`` makes: the file runs in a runner of its own."""
+    return framework.check_file(get(drill_id), path, **limits)
 
 
 def wrong_solutions(drill_id: str) -> list[Path]:

@@ -24,7 +24,6 @@ def f(x):
 # --8<-- [end:gist]
 
 
-torch.manual_seed(0)
 x = torch.randn(1 << 20)
 # --8<-- [start:gist]
 compiled = torch.compile(f)  # default backend: "inductor"

@@ -12,11 +12,11 @@ from torch.nn.parallel import DistributedDataParallel
 WORLD = 2
 
 
-def worker(rank, queue):
+def worker(rank, queue, seed):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)  # the engine seeded the parent, not the ranks
     model = nn.Sequential(*[nn.Linear(256, 256) for _ in range(4)])
     # --8<-- [start:gist]
     # a bucket closes once it holds bucket_cap_mb MiB (default 25); each
@@ -49,7 +49,7 @@ def worker(rank, queue):
 # spawned rank imports this file again, so the start is under the guard
 if __name__ == "__main__":
     queue = mp.get_context("spawn").SimpleQueue()
-    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+    mp.start_processes(worker, args=(queue, torch.initial_seed()), nprocs=WORLD,
                        start_method="spawn")
     results = sorted(queue.get() for _ in range(2 * WORLD))
     first, second = results[0][2], results[1][2]  # rank 0, steps 0 and 1

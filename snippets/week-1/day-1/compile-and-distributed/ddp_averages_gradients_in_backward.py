@@ -16,13 +16,13 @@ from torch.nn.parallel import DistributedDataParallel
 WORLD = 2
 
 
-def worker(rank, queue):
+def worker(rank, queue, seed):
     # gloo runs on CPUs; the FileStore in the working folder lets ranks meet
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD)
     # --8<-- [start:gist]
-    torch.manual_seed(rank)  # a different seed per rank, yet ...
+    torch.manual_seed(seed + rank)  # a different seed per rank, yet ...
     ddp = DistributedDataParallel(nn.Linear(2, 1, bias=False))
     start = ddp.module.weight.tolist()  # ... rank 0's weights, broadcast
     # --8<-- [end:gist]
@@ -47,7 +47,7 @@ def worker(rank, queue):
 # in gloo; each spawned rank imports this file again, hence the guard
 if __name__ == "__main__":
     queue = mp.get_context("spawn").SimpleQueue()
-    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+    mp.start_processes(worker, args=(queue, torch.initial_seed()), nprocs=WORLD,
                        start_method="spawn")
     results = sorted(queue.get() for _ in range(WORLD))
 

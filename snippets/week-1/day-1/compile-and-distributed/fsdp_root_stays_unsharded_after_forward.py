@@ -21,11 +21,11 @@ def held(param) -> str:
     return f"full {tuple(param.shape)}"
 
 
-def worker(rank, queue):
+def worker(rank, queue, seed):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)  # the engine seeded the parent, not the ranks
     model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 6))
     mesh = init_device_mesh("cpu", (WORLD,))
     # --8<-- [start:gist]
@@ -54,7 +54,7 @@ def worker(rank, queue):
 # in gloo; each spawned rank imports this file again, hence the guard
 if __name__ == "__main__":
     queue = mp.get_context("spawn").SimpleQueue()
-    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+    mp.start_processes(worker, args=(queue, torch.initial_seed()), nprocs=WORLD,
                        start_method="spawn")
     results = sorted(queue.get() for _ in range(WORLD))
     seen = results[0][1]

@@ -14,11 +14,11 @@ from torch.distributed.tensor import DTensor
 WORLD = 2
 
 
-def worker(rank, queue):
+def worker(rank, queue, seed):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)  # the engine seeded the parent, not the ranks
     model = nn.Linear(4, 6)
     # --8<-- [start:gist]
     fully_shard(model, mesh=init_device_mesh("cpu", (WORLD,)))
@@ -43,7 +43,7 @@ def worker(rank, queue):
 # in gloo; each spawned rank imports this file again, hence the guard
 if __name__ == "__main__":
     queue = mp.get_context("spawn").SimpleQueue()
-    mp.start_processes(worker, args=(queue,), nprocs=WORLD,
+    mp.start_processes(worker, args=(queue, torch.initial_seed()), nprocs=WORLD,
                        start_method="spawn")
     for rank, shapes in sorted(queue.get() for _ in range(WORLD)):
         # --8<-- [start:gist]

@@ -1,7 +1,6 @@
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 attn = nn.MultiheadAttention(embed_dim=4, num_heads=1, batch_first=True)
 x = torch.randn(1, 3, 4)  # one sequence: 2 real tokens + 1 pad
 pad = torch.tensor([[False, False, True]])  # True = IGNORE this key

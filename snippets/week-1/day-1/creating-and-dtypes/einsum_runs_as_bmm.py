@@ -1,7 +1,6 @@
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-torch.manual_seed(0)
 a = torch.randn(8, 16)
 b = torch.randn(16, 4)
 

@@ -6,7 +6,6 @@ from torch.nn.utils.rnn import (
     pad_sequence,
 )
 
-torch.manual_seed(0)
 seqs = [torch.randn(1, 2), torch.randn(3, 2), torch.randn(2, 2)]
 lengths = torch.tensor([1, 3, 2])  # NOT sorted by length
 padded = pad_sequence(seqs, batch_first=True)  # (3, 3, 2)

@@ -19,8 +19,11 @@ assert not hasattr(torch.Tensor, "tensor")  # no .tensor() method
 v = torch.Tensor(5)  # 5 uninitialised floats, like torch.empty(5)
 assert v.shape == (5,) and v.dtype == torch.get_default_dtype()
 assert torch.Tensor(2, 3).shape == (2, 3)
-assert torch.Tensor([1, 2]).dtype == torch.float32  # never int64
+assert torch.Tensor([1, 2]).dtype == torch.float32  # a list: default dtype
 # --8<-- [end:gist]
+ints = torch.tensor([1, 2])
+assert torch.Tensor(ints).dtype == torch.int64  # a tensor keeps its dtype
+assert shares_storage(torch.Tensor(ints), ints)  # and its memory
 assert isinstance(s, torch.Tensor)  # every tensor is a torch.Tensor
 
 # torch.tensor always copies; the legacy torch.Tensor(...) may not
@@ -47,6 +50,7 @@ print("torch.Tensor(5): shape", tuple(v.shape), v.dtype,
       "(values are whatever was in memory)")
 print("torch.tensor([1, 2]).dtype:", torch.tensor([1, 2]).dtype)
 print("torch.Tensor([1, 2]).dtype:", torch.Tensor([1, 2]).dtype)
+print("torch.Tensor(torch.tensor([1, 2])).dtype:", torch.Tensor(ints).dtype)
 print("torch.tensor(float32 array) shares memory:",
       shares_storage(torch.tensor(arr), torch.from_numpy(arr)))
 print("torch.Tensor(float32 array) shares memory:",

@@ -18,7 +18,6 @@ class Token:
         live -= 1
 
 
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 1))
 batches = [torch.randn(4, 8) for _ in range(5)]
 

@@ -1,7 +1,6 @@
 import torch
 from torchguide.layout import describe_layout, shares_storage
 
-torch.manual_seed(0)
 N, C, H, W = 2, 3, 4, 5
 # --8<-- [start:gist]
 x = torch.randn(N, C, H, W)

@@ -3,7 +3,6 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.ReLU())
 dataset = TensorDataset(torch.randn(65, 8))  # 65 = 2 * 32 + 1
 loader = DataLoader(dataset, batch_size=32)  # drop_last=False

@@ -2,7 +2,6 @@ import torch
 from torch.utils.data import DataLoader
 from torchguide.data.collate import collate_padded_images
 
-torch.manual_seed(0)
 sizes = [(24, 32), (28, 20), (16, 30), (20, 20)]  # (H, W)
 dataset = [(torch.rand(3, h, w), i % 2) for i, (h, w) in enumerate(sizes)]
 

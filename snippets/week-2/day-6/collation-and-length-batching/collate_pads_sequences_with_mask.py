@@ -2,7 +2,6 @@ import torch
 from torch.utils.data import DataLoader
 from torchguide.data.collate import collate_padded_sequences
 
-torch.manual_seed(0)
 # token ids of different lengths (one of them empty), and a label each
 lengths = [5, 2, 0, 3]
 dataset = [(torch.randint(1, 100, (n,)), n % 2) for n in lengths]

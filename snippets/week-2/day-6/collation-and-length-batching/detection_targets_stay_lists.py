@@ -1,7 +1,6 @@
 import torch
 from torch.utils.data import DataLoader
 
-torch.manual_seed(0)
 # object detection: one image, and a different number of boxes per image
 samples = [(torch.rand(3, 8, 8), torch.rand(k, 4)) for k in (2, 0, 3)]
 

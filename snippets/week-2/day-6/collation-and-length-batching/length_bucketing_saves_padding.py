@@ -3,7 +3,6 @@ from torch.utils.data import DataLoader
 from torchguide.data.collate import collate_padded_sequences
 from torchguide.data.sampling import LengthBucketBatchSampler
 
-torch.manual_seed(0)
 # 2000 token sequences with a long-tailed length distribution
 lengths = torch.distributions.LogNormal(3.5, 0.6).sample((2000,))
 lengths = lengths.long().clamp(1, 400)

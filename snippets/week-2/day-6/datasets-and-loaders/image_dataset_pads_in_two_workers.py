@@ -16,7 +16,7 @@ dataset = ImageCsvDataset("labels.csv")  # reads the CSV only
 assert not list(Path().glob("*.png"))  # no image exists yet: nothing loaded
 # --8<-- [end:gist]
 
-rng = np.random.default_rng(0)
+rng = np.random.default_rng(torch.initial_seed())
 for i, (w, h) in enumerate(sizes):
     pixels = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
     Image.fromarray(pixels).save(f"img{i}.png")

@@ -3,11 +3,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import torch
 from PIL import Image
 from torch.utils.data import DataLoader, Dataset
 
 # five PNG files of different sizes and a CSV of file,label rows
-rng = np.random.default_rng(0)
+rng = np.random.default_rng(torch.initial_seed())
 sizes = [(32, 24), (20, 28), (28, 28), (24, 16), (30, 20)]  # (W, H)
 rows = ["file,label"]
 for i, (w, h) in enumerate(sizes):

@@ -20,7 +20,7 @@ dynamic = epochs(DataLoader(data, batch_size=4, shuffle=True))
 
 # a seeded generator makes the sequence of epochs reproducible
 def seeded_loader():
-    generator = torch.Generator().manual_seed(1)
+    generator = torch.Generator().manual_seed(torch.initial_seed() + 1)
     return DataLoader(data, batch_size=4, shuffle=True, generator=generator)
 
 

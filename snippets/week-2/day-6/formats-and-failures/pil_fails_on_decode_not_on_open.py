@@ -3,7 +3,7 @@ import io
 import numpy as np
 from PIL import Image
 
-pixels = np.random.default_rng(0).integers(0, 256, (32, 32, 3), np.uint8)
+pixels = np.random.randint(0, 256, (32, 32, 3), np.uint8)
 buffer = io.BytesIO()
 Image.fromarray(pixels).save(buffer, "PNG")
 png = buffer.getvalue()

@@ -6,7 +6,7 @@ from PIL import Image
 from torch.utils.data import DataLoader, Dataset
 from torchguide.data.failures import ResampleFailed
 
-rng = np.random.default_rng(0)
+rng = np.random.default_rng(torch.initial_seed())
 paths = np.array([f"img{i:03d}.png" for i in range(40)])
 for path in paths:
     Image.fromarray(rng.integers(0, 256, (8, 8, 3), np.uint8)).save(path)
@@ -33,7 +33,8 @@ class PNGs(Dataset):
 
 
 # --8<-- [start:gist]
-loader = DataLoader(ResampleFailed(PNGs(paths), seed=0), batch_size=8,
+resampled = ResampleFailed(PNGs(paths), seed=torch.initial_seed())
+loader = DataLoader(resampled, batch_size=8,
                     num_workers=2)  # the default collate: nothing is None
 sizes, seen = [], Counter()
 for images, indices in loader:

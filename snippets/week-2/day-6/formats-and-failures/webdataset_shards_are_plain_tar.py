@@ -1,10 +1,11 @@
 import tarfile
 
 import numpy as np
+import torch
 import webdataset as wds
 from torch.utils.data import IterableDataset
 
-rng = np.random.default_rng(0)
+rng = np.random.default_rng(torch.initial_seed())
 # --8<-- [start:gist]
 with wds.ShardWriter("train-%06d.tar", maxcount=8, verbose=0) as sink:
     for i in range(32):

@@ -1,3 +1,5 @@
+import random
+
 import webdataset as wds
 
 with wds.ShardWriter("train-%06d.tar", maxcount=16, verbose=0) as sink:
@@ -6,7 +8,7 @@ with wds.ShardWriter("train-%06d.tar", maxcount=16, verbose=0) as sink:
 
 BUFFER = 8
 dataset = (wds.WebDataset("train-{000000..000003}.tar", shardshuffle=False)
-           .shuffle(BUFFER, seed=0)  # a buffer of 8 samples, seeded
+           .shuffle(BUFFER, seed=random.randrange(2**32))  # 8 samples
            .map(lambda sample: int(sample["cls"])))
 order = list(dataset)
 

@@ -6,7 +6,8 @@ from torchguide.data.workers import seed_worker
 
 class Augment(Dataset):
     def __init__(self):
-        self.rng = np.random.default_rng(0)  # copied into every worker
+        # copied into every worker
+        self.rng = np.random.default_rng(torch.initial_seed())
 
     def __len__(self):
         return 2  # one sample per worker
@@ -26,8 +27,9 @@ def run(seed):  # two epochs; the loader's generator makes the worker seeds
 # --8<-- [end:gist]
 
 
+base = torch.initial_seed()  # the engine's seed: docexec run --seed N
 # --8<-- [start:gist]
-first, again, other = run(0), run(0), run(1)
+first, again, other = run(base), run(base), run(base + 1)
 draws = [x for epoch in first for _, x in epoch]
 seeds = [s for epoch in first for s, _ in epoch]
 

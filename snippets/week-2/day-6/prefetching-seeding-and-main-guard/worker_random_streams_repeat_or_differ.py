@@ -7,7 +7,8 @@ from torch.utils.data import DataLoader, Dataset
 
 class Augment(Dataset):  # one random draw from each source per sample
     def __init__(self):
-        self.rng = np.random.default_rng(0)  # made once, in the main process
+        # made once, in the main process
+        self.rng = np.random.default_rng(torch.initial_seed())
 
     def __len__(self):
         return 2  # one sample per worker

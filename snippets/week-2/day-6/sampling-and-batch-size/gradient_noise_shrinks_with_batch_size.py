@@ -2,7 +2,6 @@ import matplotlib.pyplot as plt
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 torch.set_num_threads(1)  # tiny ops: threads only add overhead
 n, d = 2048, 32
 x = torch.randn(n, d)

@@ -3,7 +3,8 @@ import torch
 from torch import nn
 
 torch.set_num_threads(1)  # tiny ops: threads only add overhead
-g = torch.Generator().manual_seed(0)
+SEED = torch.initial_seed()
+g = torch.Generator().manual_seed(SEED)
 x = torch.randn(2048, 20, generator=g)
 score = x @ torch.randn(20, generator=g) + 2 * torch.sin(3 * x[:, 0])
 y = (score + torch.randn(2048, generator=g) > 0).long()
@@ -39,7 +40,7 @@ runs = {  # name: (batch size, optimizer steps)
 # --8<-- [end:gist]
 results = {}
 for name, (b, steps) in runs.items():
-    per_seed = torch.tensor([train(b, steps, seed) for seed in range(3)])
+    per_seed = torch.tensor([train(b, steps, SEED + 1 + k) for k in range(3)])
     results[name] = per_seed.mean(0).tolist()  # mean over 3 seeds
 
 # --8<-- [start:gist]

@@ -4,7 +4,6 @@ import time
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 torch.set_num_threads(1)  # steady timings on a shared machine
 x, y = torch.randn(2048, 32), torch.randint(0, 2, (2048,))
 model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 2))
@@ -31,7 +30,7 @@ speed = {
 }
 ratio = speed[256] / speed[1]
 # one step costs about the same whatever its size: batch 1 pays it per sample
-assert ratio > 20, ratio  # wide margin: the machine is shared and noisy
+assert ratio > 10, ratio  # wide margin: 16x seen on a loaded 2-core machine
 # --8<-- [end:gist]
 
-print("samples per second in training, batch 256 vs batch 1: over 20 x")
+print("samples per second in training, batch 256 vs batch 1: over 10 x")

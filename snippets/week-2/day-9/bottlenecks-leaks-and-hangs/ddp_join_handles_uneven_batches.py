@@ -12,12 +12,12 @@ from torch.utils.data import DistributedSampler
 WORLD = 2
 
 
-def worker(rank, started, queue):
+def worker(rank, started, queue, seed):
     started.wait()  # every rank has started: the timeout is for the collectives
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD, timeout=timedelta(seconds=5))
-    torch.manual_seed(0)
+    torch.manual_seed(seed)  # the engine seeded the parent, not the ranks
     model = DistributedDataParallel(nn.Linear(4, 1))
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     # --8<-- [start:gist]
@@ -40,8 +40,8 @@ def worker(rank, started, queue):
 if __name__ == "__main__":
     context = mp.get_context("spawn")
     started, queue = context.Barrier(WORLD), context.SimpleQueue()
-    mp.start_processes(worker, args=(started, queue), nprocs=WORLD,
-                       start_method="spawn")
+    mp.start_processes(worker, args=(started, queue, torch.initial_seed()),
+                       nprocs=WORLD, start_method="spawn")
     results = sorted(queue.get() for _ in range(WORLD))
 
     # --8<-- [start:gist]

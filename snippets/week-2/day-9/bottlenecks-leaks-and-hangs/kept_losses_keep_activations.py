@@ -3,7 +3,6 @@ import torch
 from torch import nn
 from torch.profiler import profile
 
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(256, 1024), nn.ReLU(), nn.Linear(1024, 1))
 x, y = torch.randn(64, 256), torch.randn(64, 1)
 

@@ -4,7 +4,6 @@ from collections import Counter
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
 opt = torch.optim.SGD(model.parameters(), lr=0.01)
 x, y = torch.randn(32, 8), torch.randn(32, 1)

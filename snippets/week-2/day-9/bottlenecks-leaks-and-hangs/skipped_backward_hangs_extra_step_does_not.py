@@ -12,12 +12,12 @@ from torch.nn.parallel import DistributedDataParallel
 WORLD = 2
 
 
-def worker(rank, started, queue, errors_seen):
+def worker(rank, started, queue, errors_seen, seed):
     started.wait()  # every rank has started: the timeout is for the collectives
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD, timeout=timedelta(seconds=2))  # default: 30 min
-    torch.manual_seed(0)
+    torch.manual_seed(seed)  # the engine seeded the parent, not the ranks
     model = DistributedDataParallel(nn.Linear(4, 1))
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     x = torch.randn(8, 4)
@@ -55,8 +55,9 @@ if __name__ == "__main__":
     context = mp.get_context("spawn")
     started, errors_seen = context.Barrier(WORLD), context.Barrier(WORLD)
     queue = context.SimpleQueue()
-    mp.start_processes(worker, args=(started, queue, errors_seen), nprocs=WORLD,
-                       start_method="spawn")
+    mp.start_processes(worker,
+                       args=(started, queue, errors_seen, torch.initial_seed()),
+                       nprocs=WORLD, start_method="spawn")
     results = sorted(queue.get() for _ in range(WORLD))
     (_, done0, end0, w0), (_, done1, end1, w1) = results
 

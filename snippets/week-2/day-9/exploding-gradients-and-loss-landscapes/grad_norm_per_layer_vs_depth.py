@@ -27,11 +27,11 @@ setups = {
     "ReLU, std 2/sqrt(n)": (nn.ReLU, 2.0),
     "ReLU, Kaiming std sqrt(2/n)": (nn.ReLU, math.sqrt(2)),
 }
-torch.manual_seed(0)
+SEED = torch.initial_seed()
 x, y = torch.randn(128, WIDTH), torch.randn(128, 1)
 weight_grads, signal_grads = {}, {}
 for name, (activation, std) in setups.items():
-    torch.manual_seed(1)
+    torch.manual_seed(SEED + 1)
     # --8<-- [start:gist]
     model = plain_mlp(activation, std)
     with GradientMonitor(model) as monitor:  # norms computed in float64

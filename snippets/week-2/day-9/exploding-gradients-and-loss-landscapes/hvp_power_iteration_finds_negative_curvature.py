@@ -5,7 +5,6 @@ import torch
 from torch import nn
 from torch.func import functional_call, grad, jvp
 
-torch.manual_seed(0)
 D, H, WEIGHT_DECAY = 30, 4, 0.05  # the same model and saddle point
 x = torch.randn(256, D)
 y = torch.tanh(x @ torch.randn(D) / math.sqrt(D)) + 0.1 * torch.randn(256)

@@ -6,7 +6,7 @@ import torch
 from torch import nn
 from torch.func import functional_call
 
-torch.manual_seed(0)
+SEED = torch.initial_seed()
 D, H, WEIGHT_DECAY = 30, 4, 0.05
 x = torch.randn(256, D)
 y = torch.tanh(x @ torch.randn(D) / math.sqrt(D)) + 0.1 * torch.randn(256)
@@ -42,7 +42,7 @@ print(f"Hessian eigenvalues: {(eigenvalues < 0).sum()} negative,"
       f" smallest {eigenvalues[0]:.2f}, largest {eigenvalues[-1]:.2f}")
 
 # The usual picture: the loss on a plane through two random directions.
-torch.manual_seed(1)
+torch.manual_seed(SEED + 1)
 d1, d2 = torch.randn(2, point.numel())
 d1, d2 = d1 / d1.norm(), d2 / d2.norm()
 steps = torch.linspace(-1, 1, 21)  # t = 0 at index 10, t = 0.5 at 15

@@ -10,7 +10,6 @@ def kurtosis(w):
     return float(centred.pow(4).mean() / centred.pow(2).mean() ** 2)
 
 
-torch.manual_seed(0)
 layers = {"Linear(256, 128)": nn.Linear(256, 128),
           "Conv2d(16, 32, 3)": nn.Conv2d(16, 32, 3)}
 # --8<-- [start:gist]

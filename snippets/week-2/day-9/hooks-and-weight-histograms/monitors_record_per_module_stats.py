@@ -2,7 +2,6 @@ import torch
 from torch import nn
 from torchguide.debug.hooks import ActivationMonitor, GradientMonitor
 
-torch.manual_seed(0)
 model = nn.Sequential(
     nn.Linear(10, 32), nn.ReLU(inplace=True),
     nn.Linear(32, 32), nn.ReLU(inplace=True),

@@ -3,13 +3,15 @@ import matplotlib.pyplot as plt
 import torch
 from torch import nn
 
+SEED = torch.initial_seed()
+
 # Random labels: the only way to fit them is to memorise, so weights grow.
 x = torch.randn(128, 20)
 labels = torch.randint(0, 2, (128,))
 
 
 def first_layer_weights(weight_decay, steps=100):
-    torch.manual_seed(1)  # the same initial weights for every run
+    torch.manual_seed(SEED + 1)  # the same initial weights for every run
     model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 2))
     initial = model[0].weight.detach().clone()
     # --8<-- [start:gist]

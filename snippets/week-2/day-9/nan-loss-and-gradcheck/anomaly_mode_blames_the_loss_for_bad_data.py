@@ -6,7 +6,6 @@ import torch.nn.functional as F
 from torch import nn
 
 warnings.simplefilter("ignore")
-torch.manual_seed(0)
 x, y = torch.randn(8, 4), torch.randn(8, 1)
 x[5, 2] = float("nan")  # one bad value in the data
 model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 1))

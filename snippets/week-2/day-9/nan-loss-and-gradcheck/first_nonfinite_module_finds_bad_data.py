@@ -2,7 +2,6 @@ import torch
 from torch import nn
 from torchguide.debug.numerics import find_nonfinite, first_nonfinite_module
 
-torch.manual_seed(0)
 x, y = torch.randn(8, 4), torch.randn(8, 1)
 x[5, 2] = float("nan")  # the same bad value
 model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 1))

@@ -17,7 +17,6 @@ class Cube(torch.autograd.Function):
     # --8<-- [end:gist]
 
 
-torch.manual_seed(0)
 x = torch.randn(3, dtype=torch.float64, requires_grad=True)
 
 # --8<-- [start:gist]

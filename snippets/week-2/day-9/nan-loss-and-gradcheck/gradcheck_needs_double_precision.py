@@ -8,7 +8,6 @@ def cube(x: torch.Tensor) -> torch.Tensor:
     return x**3  # autograd's own, correct backward
 
 
-torch.manual_seed(0)
 # --8<-- [start:gist]
 x64 = torch.randn(4, dtype=torch.float64, requires_grad=True)
 x32 = x64.detach().float().requires_grad_()

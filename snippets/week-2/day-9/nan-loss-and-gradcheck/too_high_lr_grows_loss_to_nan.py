@@ -3,7 +3,6 @@ import math
 import torch
 import torch.nn.functional as F
 
-torch.manual_seed(0)
 x = torch.randn(256, 8)
 
 
@@ -58,6 +57,8 @@ assert first_inf < first_nan < 150
 # the loss (a mean of squares) overflows first, the weights much later
 assert math.isfinite(too_high[first_inf][3])
 
-fine = train(0.5 * lr_limit)
-assert fine[-1][1] < 1e-2 * fine[0][1]
+fine = train(0.5 * lr_limit)  # below the limit every step lowers the loss
+losses = [loss for _, loss, *_ in fine]
+assert all(b <= a for a, b in zip(losses, losses[1:]))
+assert losses[-1] < 0.1 * losses[0]
 print(f"lr = 0.5x the limit: loss {fine[0][1]:.3g} -> {fine[-1][1]:.2g}")

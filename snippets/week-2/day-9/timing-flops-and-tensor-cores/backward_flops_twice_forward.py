@@ -3,7 +3,6 @@ import torch
 from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 
-torch.manual_seed(0)
 model = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(),
                       nn.Flatten(), nn.Linear(16 * 8 * 8, 10))
 x = torch.randn(4, 3, 8, 8)

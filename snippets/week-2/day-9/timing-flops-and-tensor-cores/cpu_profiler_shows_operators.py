@@ -3,7 +3,6 @@ import torch
 from torch.autograd import DeviceType
 from torch.profiler import ProfilerActivity, profile, supported_activities
 
-torch.manual_seed(0)
 layer = torch.nn.Linear(64, 32).to(torch.bfloat16)
 x = torch.randn(16, 64, dtype=torch.bfloat16)
 

@@ -4,8 +4,6 @@ from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 from torchguide.timing import measure, speedup
 
-torch.manual_seed(0)
-
 
 def count_flops(fn):
     with FlopCounterMode(display=False) as counter:

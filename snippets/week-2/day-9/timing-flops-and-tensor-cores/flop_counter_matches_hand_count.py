@@ -3,7 +3,6 @@ import torch
 from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 
-torch.manual_seed(0)
 N, C_IN, C_OUT, HW, K, CLASSES = 4, 3, 16, 8, 3, 10
 model = nn.Sequential(
     nn.Conv2d(C_IN, C_OUT, K, padding=1), nn.ReLU(), nn.Flatten(),

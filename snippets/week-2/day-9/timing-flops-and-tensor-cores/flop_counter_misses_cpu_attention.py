@@ -3,7 +3,6 @@ import torch
 import torch.nn.functional as F
 from torch.utils.flop_counter import FlopCounterMode, flop_registry
 
-torch.manual_seed(0)
 batch, heads, seq, dim = 2, 4, 16, 8
 q, k, v = torch.randn(3, batch, heads, seq, dim).unbind(0)
 

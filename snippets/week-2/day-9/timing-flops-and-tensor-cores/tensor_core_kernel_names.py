@@ -2,43 +2,22 @@
 import re
 
 import torch
-from torch.autograd import DeviceType
-from torch.profiler import ProfilerActivity, profile
-from torchguide.timing import measure, speedup
+from torchguide.timing import (
+    kernel_names,
+    measure,
+    speedup,
+    tensor_core_kernels,
+)
 
-torch.manual_seed(0)
-
-# What a Tensor Core GEMM kernel's name holds, by GPU generation (compute
-# capability): the instruction shape (884 Volta, 1688 Turing, 16816 Ampere)
-# or the architecture prefix. A newer GPU also runs older generations'
-# Tensor Core kernels (cuBLAS picks sm80_ kernels on a Hopper for some
-# shapes), so each pattern includes those of the generations before it.
-AMPERE = r"16816|1688|sm8\d_"
-TENSOR_CORE_NAMES = {
-    (7, 0): ("Volta", r"884"),
-    (7, 5): ("Turing", r"1688"),
-    (7, None): ("Volta or Turing", r"884|1688"),  # 7.2: Jetson Xavier
-    (8, None): ("Ampere or Ada", AMPERE),
-    (9, None): ("Hopper", r"sm90_|nvjet|" + AMPERE),
-    (10, None): ("Blackwell", r"sm1\d\d_|sm90_|nvjet|" + AMPERE),
-}
-
-
-def gpu_kernels(a, b):
-    """Names of the GPU kernels that one a @ b launches."""
-    a @ b  # warm-up: cuBLAS picks its kernel on the first call
-    torch.cuda.synchronize()
-    activities = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
-    with profile(activities=activities) as prof:
-        a @ b
-        torch.cuda.synchronize()
-    return sorted({e.name for e in prof.events()
-                   if e.device_type == DeviceType.CUDA})
+# What a Tensor Core GEMM kernel's name holds depends on the GPU generation:
+# the instruction shape (884 Volta, 1688 Turing, 16816 Ampere) or the
+# architecture prefix (sm90_, nvjet on a Hopper); tensor_core_kernels()
+# gives the pattern for this GPU's compute capability.
 
 
 def run(dtype, n):
     a = torch.randn(n, n, device="cuda").to(dtype)
-    names = gpu_kernels(a, a)
+    names = kernel_names(lambda: a @ a)  # the profiler's GPU kernel names
     assert names, f"{dtype}, {n}: no GPU kernel recorded"
     return names, measure(lambda: a @ a, min_run_time=0.3)
 
@@ -52,9 +31,7 @@ cases["float32 + TF32", 4096] = run(torch.float32, 4096)
 # --8<-- [end:gist]
 
 major, minor = torch.cuda.get_device_capability()
-assert major >= 7, f"sm_{major}{minor}: Tensor Cores start with Volta (7.0)"
-generation, pattern = (TENSOR_CORE_NAMES.get((major, minor))
-                       or TENSOR_CORE_NAMES[min(major, 10), None])
+generation, pattern = tensor_core_kernels((major, minor))
 fp32_kernels, _ = cases[torch.float32, 4096]
 assert cases[torch.float16, 4096][0] != fp32_kernels  # another kernel
 # --8<-- [start:gist]

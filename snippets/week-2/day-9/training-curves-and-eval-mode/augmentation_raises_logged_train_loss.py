@@ -3,7 +3,7 @@ import torch
 from torch import nn
 from torch.nn.functional import cross_entropy
 
-torch.manual_seed(0)  # the same teacher and data in every run
+SEED = torch.initial_seed()  # the same teacher and data in every run
 teacher = nn.Sequential(nn.Linear(20, 32), nn.Tanh(), nn.Linear(32, 3))
 
 
@@ -24,7 +24,7 @@ def augment(x):
 # --8<-- [end:gist]
 
 
-torch.manual_seed(1)
+torch.manual_seed(SEED + 1)
 model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 3))
 opt = torch.optim.Adam(model.parameters(), lr=1e-2)
 for _ in range(100):

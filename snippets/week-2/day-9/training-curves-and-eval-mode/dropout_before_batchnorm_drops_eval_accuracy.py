@@ -9,7 +9,7 @@ def sample(n):
     return x * 3 + 5, (x[:, 0] * x[:, 1] + x[:, 2] > 0).long()
 
 
-torch.manual_seed(0)  # the same data in every run
+SEED = torch.initial_seed()  # the same data in every run
 x_train, y_train = sample(2048)
 x_test, y_test = sample(1024)
 
@@ -33,7 +33,7 @@ def train(model, steps, lr=0.05):
         opt.step()
 
 
-torch.manual_seed(1)
+torch.manual_seed(SEED + 1)
 # --8<-- [start:gist]
 model = nn.Sequential(
     nn.Linear(10, 64), nn.Dropout(0.5), nn.BatchNorm1d(64), nn.ReLU(),

@@ -2,6 +2,8 @@
 import torch
 from torch import nn
 
+SEED = torch.initial_seed()
+
 
 def sample(n):
     """Raw features (not standardised) and a non-linear two-class label."""
@@ -32,7 +34,7 @@ def train(model, steps, lr=0.05):
         opt.step()
 
 
-torch.manual_seed(1)
+torch.manual_seed(SEED + 1)
 # --8<-- [start:gist]
 model = nn.Sequential(nn.Linear(10, 64), nn.ReLU(), nn.Dropout(0.5),
                       nn.Linear(64, 64), nn.ReLU(), nn.Dropout(0.5),

@@ -3,7 +3,7 @@ import torch
 from torch import nn
 from torch.nn.functional import cross_entropy
 
-torch.manual_seed(0)  # the same teacher and data in every run
+SEED = torch.initial_seed()  # the same teacher and data in every run
 teacher = nn.Sequential(nn.Linear(20, 32), nn.Tanh(), nn.Linear(32, 3))
 
 
@@ -16,7 +16,7 @@ def sample(n):
 
 x_train, y_train = sample(16384)
 x_val, y_val = sample(2048)
-torch.manual_seed(1)
+torch.manual_seed(SEED + 1)
 model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 3))
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 

@@ -2,6 +2,8 @@
 import torch
 from torch import nn
 
+SEED = torch.initial_seed()
+
 
 def sample(n):
     """Raw features (not standardised) and a non-linear two-class label."""
@@ -33,7 +35,7 @@ def train(model, steps, lr=0.05):
 
 
 def bn_model(momentum):
-    torch.manual_seed(1)
+    torch.manual_seed(SEED + 1)
     return nn.Sequential(
         nn.Linear(10, 64), nn.BatchNorm1d(64, momentum=momentum), nn.ReLU(),
         nn.Linear(64, 64), nn.BatchNorm1d(64, momentum=momentum), nn.ReLU(),

@@ -9,9 +9,10 @@ from torch.utils.tensorboard import SummaryWriter
 x = torch.randn(256, 8)
 y = x @ torch.randn(8, 1)
 printed = {}
+seed = torch.initial_seed()
 
 for lr in (0.01, 0.1):  # two runs, one folder each
-    torch.manual_seed(0)
+    torch.manual_seed(seed)  # the same start for both runs
     model = nn.Linear(8, 1)
     opt = torch.optim.SGD(model.parameters(), lr=lr)
     # --8<-- [start:gist]

@@ -9,7 +9,8 @@ from torchguide.debug.toyvision import (
     train_tiny_cnn,
 )
 
-train, test = bar_images(600, seed=0), bar_images(300, seed=1)
+SEED = torch.initial_seed()
+train, test = bar_images(600, seed=SEED), bar_images(300, seed=SEED + 1)
 model = train_tiny_cnn(train.images, train.labels)
 with torch.no_grad():
     embeddings = model.embed(test.images)  # (300, 32)

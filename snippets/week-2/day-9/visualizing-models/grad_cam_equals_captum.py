@@ -4,7 +4,8 @@ from captum.attr import LayerAttribution, LayerGradCam
 from torchguide.debug.attribution import grad_cam
 from torchguide.debug.toyvision import bar_images, train_tiny_cnn
 
-train, test = bar_images(600, seed=0), bar_images(300, seed=1)
+SEED = torch.initial_seed()
+train, test = bar_images(600, seed=SEED), bar_images(300, seed=SEED + 1)
 model = train_tiny_cnn(train.images, train.labels)
 layer = model.features[4]
 

@@ -1,5 +1,6 @@
 # docexec: timeout=60
 import matplotlib.pyplot as plt
+import torch
 import torch.nn.functional as F
 from torchguide.debug.attribution import grad_cam
 from torchguide.debug.toyvision import (
@@ -8,7 +9,8 @@ from torchguide.debug.toyvision import (
     train_tiny_cnn,
 )
 
-train, test = bar_images(600, seed=0), bar_images(300, seed=1)
+SEED = torch.initial_seed()
+train, test = bar_images(600, seed=SEED), bar_images(300, seed=SEED + 1)
 model = train_tiny_cnn(train.images, train.labels)
 # --8<-- [start:gist]
 last_block = model.features[4]  # ReLU after the last conv: 32 maps, 8x8
@@ -23,7 +25,9 @@ near_bar = F.max_pool2d(test.bar_masks[:, None].float(), 3, 1, 1)
 peak = heat.flatten(1).argmax(dim=1)
 hit = near_bar.flatten(1).gather(1, peak[:, None])[:, 0].bool()
 share_near_bar = (heat * near_bar[:, 0]).sum((1, 2)) / heat.sum((1, 2))
-assert hit.float().mean() > 0.9
+# the area near the bar is ~9% of the image; the peak lands there far
+# more often (66-94% of the images over 8 seeds)
+assert hit.float().mean() > 5 * near_bar.mean()
 # --8<-- [end:gist]
 print(f"hottest pixel on or next to the bar: {hit.float().mean():.0%}"
       f" of {len(hit)} images (area there: {near_bar.mean():.0%})")

@@ -1,9 +1,11 @@
 # docexec: timeout=60
+import torch
 import torch.nn.functional as F
 from torchguide.debug.attribution import grad_cam
 from torchguide.debug.toyvision import bar_images, train_tiny_cnn
 
-train, test = bar_images(600, seed=0), bar_images(300, seed=1)
+SEED = torch.initial_seed()
+train, test = bar_images(600, seed=SEED), bar_images(300, seed=SEED + 1)
 model = train_tiny_cnn(train.images, train.labels)
 near_bar = F.max_pool2d(test.bar_masks[:, None].float(), 3, 1, 1)[:, 0]
 wrong = (test.labels + 1) % 4  # a class that is not in the image
@@ -23,6 +25,7 @@ for name, layer in [("first block (16x16)", model.features[1]),
 
 (first_near, first_other), (last_near, last_other) = results.values()
 # --8<-- [start:gist]
-assert first_near > last_near  # the early maps are sharper ...
-assert last_other < first_other / 3  # ... but much less class-specific
+# for a wrong class the first block keeps much of the heat, the last little
+# (21-80% against 4-15% over 8 seeds)
+assert last_other < first_other / 3
 # --8<-- [end:gist]

@@ -7,8 +7,9 @@ from torchguide.debug.toyvision import (
     train_tiny_cnn,
 )
 
-data = bar_images(600, seed=0)
-g = torch.Generator().manual_seed(0)
+SEED = torch.initial_seed()
+data = bar_images(600, seed=SEED)
+g = torch.Generator().manual_seed(SEED + 1)
 # --8<-- [start:gist]
 flipped = torch.randperm(600, generator=g)[:60]  # 10% wrong labels
 # --8<-- [end:gist]

@@ -1,5 +1,6 @@
 # docexec: timeout=60
 import matplotlib.pyplot as plt
+import torch
 import torch.nn.functional as F
 from torchguide.debug.attribution import saliency
 from torchguide.debug.toyvision import (
@@ -8,7 +9,8 @@ from torchguide.debug.toyvision import (
     train_tiny_cnn,
 )
 
-train, test = bar_images(600, seed=0), bar_images(300, seed=1)
+SEED = torch.initial_seed()
+train, test = bar_images(600, seed=SEED), bar_images(300, seed=SEED + 1)
 model = train_tiny_cnn(train.images, train.labels)
 
 # --8<-- [start:gist]

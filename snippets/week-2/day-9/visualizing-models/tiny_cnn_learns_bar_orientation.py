@@ -7,10 +7,12 @@ from torchguide.debug.toyvision import (
     train_tiny_cnn,
 )
 
+SEED = torch.initial_seed()
 # --8<-- [start:gist]
-train = bar_images(600, seed=0)  # noise + one bar; its orientation is the class
-test = bar_images(300, seed=1)
-model = train_tiny_cnn(train.images, train.labels)  # 150 Adam steps
+# noise + one bar; its orientation is the class
+train = bar_images(600, seed=SEED)
+test = bar_images(300, seed=SEED + 1)
+model = train_tiny_cnn(train.images, train.labels)  # 300 Adam steps
 # --8<-- [end:gist]
 print(model)
 

@@ -11,7 +11,8 @@ from torchguide.debug.toyvision import (
     train_tiny_cnn,
 )
 
-train, test = bar_images(600, seed=0), bar_images(300, seed=1)
+SEED = torch.initial_seed()
+train, test = bar_images(600, seed=SEED), bar_images(300, seed=SEED + 1)
 model = train_tiny_cnn(train.images, train.labels)
 with torch.no_grad():
     embeddings = model.embed(test.images).numpy()  # (300, 32)
@@ -22,7 +23,7 @@ distances = pairwise_distances(embeddings)[pairs]
 # --8<-- [start:gist]
 maps = {
     "PCA": PCA(n_components=2).fit_transform(embeddings),
-    "t-SNE": TSNE(init="random", random_state=0).fit_transform(embeddings),
+    "t-SNE": TSNE(init="random", random_state=SEED).fit_transform(embeddings),
 }
 neighbours, spread = {}, {}
 for name, xy in maps.items():

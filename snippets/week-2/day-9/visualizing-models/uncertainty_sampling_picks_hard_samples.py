@@ -7,8 +7,9 @@ from torchguide.debug.toyvision import (
     train_tiny_cnn,
 )
 
-labelled = bar_images(600, seed=0)
-pool = bar_images(300, seed=2)  # "unlabelled": its labels are not used
+SEED = torch.initial_seed()
+labelled = bar_images(600, seed=SEED)
+pool = bar_images(300, seed=SEED + 2)  # "unlabelled": its labels are not used
 model = train_tiny_cnn(labelled.images, labelled.labels)
 
 # --8<-- [start:gist]
