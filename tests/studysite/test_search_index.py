@@ -91,7 +91,8 @@ def test_a_question_no_note_asks_keeps_its_phrasing_and_short_answer_as_text(tmp
 
 
 def test_entries_lose_their_code_marks_and_plural_twins_and_keep_their_characters(tmp_path):
-    text = QUESTION_TEXT.replace("The full answer:", "Gradients · gradient — losses, loss and batches, naïvely:")
+    full = "Gradients · gradient — losses, loss and batches, naïvely:"
+    text = QUESTION_TEXT.replace("The full answer:", full)
     path = write_index(tmp_path, [{"location": "views/#view", "title": "What is a view?", "text": text}])
     reshape(path, {"views/#view"})
     raw = path.read_bytes()
