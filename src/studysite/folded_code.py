@@ -17,9 +17,11 @@ import re
 from pathlib import Path
 
 FOLDS_DIR = "assets/folds"
-# A box, its title, its code. Neither kind nests another box.
+# A box, its title (which the search index may skip: <summary data-search-exclude>), its code.
+# Neither kind nests another box.
 _FOLDED = re.compile(
-    r'(?s)<details class="(docexec-proof|mkdocstrings-source)">(\s*<summary>.*?</summary>)(.*?)(</details>)'
+    r'(?s)<details class="(docexec-proof|mkdocstrings-source)">'
+    r"(\s*<summary[^>]*>.*?</summary>)(.*?)(</details>)"
 )
 # What a fold file is: a fragment of the page, readable on its own as well.
 _FRAGMENT = '<!doctype html>\n<meta charset="utf-8">\n<meta name="robots" content="noindex">\n{}\n'

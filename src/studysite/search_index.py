@@ -5,7 +5,10 @@ all through the index that Material itself writes and reads:
 
 - Code blocks and outputs stay out of it. Every snippet's code, its output and its traceback are a
   ``<pre>`` block (whatever wraps them: a docexec box, a collapsed "whole program"), titled by a
-  ``<span class="filename">``; both are marked ``data-search-exclude``, Material's own switch.
+  ``<span class="filename">``; both are marked ``data-search-exclude``, Material's own switch, and
+  so are the title of the folded box that holds a snippet's whole proof and the note that stands
+  for a CUDA snippet's output in a build without a GPU. Numbers and single
+  characters of a full answer are left out of its ``words``.
 - A question's entry shows what identifies it: its text (the result's teaser) is the *Asked as*
   line and the short answer. The rest of its answer goes into a field of its own, ``words``: each
   word once, weighed below the text (``fields`` in mkdocs.yml), so a term from the full answer still
@@ -29,8 +32,16 @@ from pathlib import Path
 
 from studysite.questions import ASKED_AS_LABEL, NOT_IN_NOTES_LABEL
 
-# The opening tag of every preformatted block and of a code block's title.
-UNINDEXED = re.compile(r"<(pre|span class=\"filename\")(?=[\s>])")
+# The opening tag of every preformatted block, of a code block's title, and of the note that a
+# build without a GPU shows in place of a CUDA snippet's output (the build's words, not the answer's).
+UNINDEXED = re.compile(
+    r"<(pre|span class=\"filename\"|div class=\"admonition [a-z]+ docexec-needs-gpu\")(?=[\s>])"
+)
+# The title of the folded box that holds a snippet's whole proof, "The whole proof (26 lines)": the
+# site's words, not the answer's (in ``words`` they were four words of every question).
+PROOF_TITLE = re.compile(r'(<details class="docexec-proof">\s*<summary)>')
+# A word of the full answer that no reader searches by: a number, or a single character.
+UNSEARCHED = re.compile(r"[\d.]+|.")
 # A page's entry matching as well as one of its sections is scored 1 + (1 + share)² against
 # 1 + share², at most 5/2, and its title (the page's topics) often matches rarer word forms: at 0.1
 # it leads its results only where none of its sections matches nearly as well.
@@ -78,6 +89,7 @@ def exclude_code_and_outputs(page_html: str) -> str:
     task, and each drill costs the index a few hundred bytes instead of its every hint."""
     unindexed_boxes = lambda drill: drill[0].replace("<details", "<details data-search-exclude")  # noqa: E731
     page_html = DRILL_SECTION.sub(unindexed_boxes, page_html)
+    page_html = PROOF_TITLE.sub(r"\1 data-search-exclude>", page_html)
     return UNINDEXED.sub(lambda match: f"<{match[1]} data-search-exclude", page_html)
 
 
@@ -108,7 +120,8 @@ def reshape(index_file: Path, question_locations: set[str]) -> None:
             if "." in anchor:  # an API object is found by its name and first paragraph
                 continue
             shown = set(_words(doc["title"] + " " + doc["text"], separator))
-            words = dict.fromkeys(w for w in _words(split[3], separator) if w not in shown)
+            kept = (w for w in _words(split[3], separator) if w not in shown and not UNSEARCHED.fullmatch(w))
+            words = dict.fromkeys(kept)
             doc["words"] = " ".join(_without_plural_twins(words))
         doc["text"] = CODE_MARK.sub("", doc["text"])
     # Written as UTF-8, not as \uXXXX escapes: "·" and "—" take 2 or 3 bytes, not 6.

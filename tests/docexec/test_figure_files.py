@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import base64
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from scour import scour
 
 from docexec.execution import published
 from docexec.execution.result import Figure
-from docexec.render.figure_files import figure_name, served_bytes, smaller_svg
+from docexec.render.figure_files import _SCOUR_OPTIONS, _rounded_uses, figure_name, served_bytes, smaller_svg
 from docexec.sandbox.child import _encode
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -48,6 +50,28 @@ def test_a_served_svg_is_much_smaller_the_same_size_and_still_inert():
     assert size_of(served) == pytest.approx(size_of(drawn), abs=0.01)
     assert published.svg_is_inert(served)
     assert b"<metadata" not in served and b"<?xml" not in served
+
+
+def test_a_scatter_plots_marker_positions_keep_five_digits_like_the_rest():
+    """Scour rounds a marker's position where the marker has a style of its own, not where its
+    colour is its group's (a scatter plot of one colour per class): those are rounded here."""
+    import numpy as np
+
+    figure, axes = plt.subplots(figsize=(3, 3))
+    axes.scatter(*np.random.default_rng(0).normal(size=(2, 300)), s=6)
+    _, drawn, _, _ = _encode(figure)
+    plt.close(figure)
+    position = rb'<use[^>]*\s(?:x|y)="-?(\d+\.\d+)"'
+    assert any(len(number) > 7 for number in re.findall(position, scour_only(drawn)))  # as Scour leaves it
+    served = re.findall(position, smaller_svg(drawn))
+    assert len(served) >= 300 and all(len(number.replace(b".", b"")) <= 5 for number in served)
+    assert _rounded_uses('<use x="176.931961" y="-0.5" xlink:href="#a"/>') == (
+        '<use x="176.93" y="-0.5" xlink:href="#a"/>'
+    )
+
+
+def scour_only(svg: bytes) -> bytes:
+    return scour.scourString(svg.decode(), _SCOUR_OPTIONS).encode()
 
 
 def test_the_same_figure_is_served_as_the_same_bytes_under_the_same_name():

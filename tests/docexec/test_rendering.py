@@ -106,6 +106,7 @@ def test_a_cuda_snippet_shows_code_and_a_note_never_an_output(project, render):
     project.snippet("page/gpu.py", "# docexec: cuda\nimport torch\nprint(torch.cuda.get_device_name())\n")
     html = render("%run snippets/page/gpu.py")
     assert "get_device_name" in html and "Needs a GPU" in html
+    assert 'class="admonition info docexec-needs-gpu"' in html  # a class a site can style or skip
     assert "its output is not shown here" in html
     assert "Output" not in html and "Ran on" not in html and "runner" not in html
     assert "below" not in html  # never points at an output that is not there

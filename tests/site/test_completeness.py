@@ -130,7 +130,7 @@ def test_snippets_keep_the_contract(root, snippet):
         if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "__name__"
     ]
     # Only spawn and forkserver need it: their new processes import the snippet again.
-    starts_by_import = re.search(r"""start_method=["'](spawn|forkserver)""", source)
+    starts_by_import = re.search(r"""(start_method|multiprocessing_context)=["'](spawn|forkserver)""", source)
     assert not guards or starts_by_import, (
         f"{snippet}: no `if __name__ == '__main__'` guard; snippets are top-level code"
     )

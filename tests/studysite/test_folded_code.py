@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from studysite.folded_code import FOLDS_DIR, fold
+from studysite.search_index import exclude_code_and_outputs
 
 PROOF = (
     '<details class="docexec-proof">\n<summary>The whole proof (2 lines)</summary>\n'
@@ -39,3 +40,9 @@ def test_the_same_code_on_two_pages_is_one_file_and_a_rebuild_keeps_its_name(tmp
     (name,) = [path.name for path in (tmp_path / FOLDS_DIR).iterdir()]
     assert f'href="../{FOLDS_DIR}/{name}"' in first and f'href="{FOLDS_DIR}/{name}"' in second
     assert fold(PROOF, "a/", tmp_path) == first
+
+
+def test_a_box_whose_title_the_search_index_skips_is_folded_too(tmp_path):
+    page = fold(exclude_code_and_outputs(PROOF), "a/", tmp_path)
+    assert "import torch" not in page and "data-fold" in page
+    assert "<summary data-search-exclude>The whole proof (2 lines)</summary>" in page

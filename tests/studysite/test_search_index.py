@@ -20,6 +20,11 @@ SNIPPET = """<h2 id="q">A question</h2>
 <div class="highlight"><pre><code>x = 1</code></pre></div></details>
 <div class="docexec-output highlight"><span class="filename">Output</span>
 <pre><code>tensor([1.])</code></pre></div>
+<div class="admonition info docexec-needs-gpu"><p class="admonition-title">Needs a GPU</p>
+<p>This code runs only on a machine with a CUDA GPU.</p></div>
+<details class="docexec-proof">
+<summary>The whole proof (26 lines)</summary>
+<div class="highlight"><pre><code>y = 2</code></pre></div></details>
 <p>More prose.</p>"""
 
 
@@ -35,8 +40,10 @@ def test_materials_indexer_skips_code_outputs_and_their_titles_but_keeps_the_pro
     assert "import torch" in indexed_text(SNIPPET)  # as it was
     kept = indexed_text(exclude_code_and_outputs(SNIPPET))
     assert "Prose that stays." in kept and "More prose." in kept
-    for gone in ("import torch", "x = 1", "tensor([1.])", "snippets/a/b.py", "Output"):
-        assert gone not in kept
+    gone = ("import torch", "x = 1", "tensor([1.])", "snippets/a/b.py", "Output", "whole proof", "y = 2")
+    gone += ("Needs a GPU", "CUDA")
+    for text in gone:
+        assert text not in kept
 
 
 def write_index(tmp_path, docs):
@@ -49,7 +56,7 @@ def write_index(tmp_path, docs):
 QUESTION_TEXT = (
     '<p>Asked as: "What is a view?" (Day 1, Q1)</p> <p>Short answer</p> <p>A view shares '
     "<code>storage</code> with its base.</p> <p>The full answer: strides, offsets and "
-    "<code>storage</code> again, and contiguity.</p>"
+    "<code>storage</code> again, and contiguity, 2 or 0.5 of x.</p>"
 )
 
 
@@ -65,7 +72,8 @@ def test_a_question_keeps_its_short_answer_as_text_and_the_rest_as_words_once(tm
     reshape(path, {"views/#view"})
     page, question, notes = json.loads(path.read_text())["docs"]
     assert question["text"].endswith("with its base.</p>") and "strides" not in question["text"]
-    # Each word once, none already shown ("answer", "storage"), no stop words ("and").
+    # Each word once, none already shown ("answer", "storage"), no stop words ("and"), no numbers or
+    # single characters ("2", "0.5", "x").
     assert question["words"] == "full strides offsets again contiguity"
     assert "boost" not in question
     assert page["boost"] == PAGE_ENTRY_BOOST
@@ -83,7 +91,8 @@ def test_a_question_no_note_asks_keeps_its_phrasing_and_short_answer_as_text(tmp
 
 
 def test_entries_lose_their_code_marks_and_plural_twins_and_keep_their_characters(tmp_path):
-    text = QUESTION_TEXT.replace("The full answer:", "Gradients · gradient — losses, loss and batches:")
+    full = "Gradients · gradient — losses, loss and batches, naïvely:"
+    text = QUESTION_TEXT.replace("The full answer:", full)
     path = write_index(tmp_path, [{"location": "views/#view", "title": "What is a view?", "text": text}])
     reshape(path, {"views/#view"})
     raw = path.read_bytes()
@@ -96,7 +105,8 @@ def test_entries_lose_their_code_marks_and_plural_twins_and_keep_their_character
     words = question["words"].split()
     assert {"gradient", "loss", "batches", "strides"} <= set(words)
     assert not {"gradients", "losses"} & set(words)
-    assert "—".encode() in raw and b"\\u2014" not in raw
+    # A lone "—" is no word a reader searches by; "naïvely" keeps its "ï" as UTF-8.
+    assert "naïvely" in words and "ï".encode() in raw and b"\\u00ef" not in raw
 
 
 def test_pages_without_questions_weigh_less_than_questions(tmp_path):

@@ -3,7 +3,9 @@
 matplotlib writes coordinates to six decimals of a point, indented, with RDF metadata and long ids;
 a figure of a scatter plot weighed 100 KB. Scour (the SVG optimizer Inkscape ships) rewrites it
 with five significant digits, paths in relative form, short ids and no metadata: about half the
-bytes and no visible change (a point is 1.33 CSS px, so 0.01 pt is far below a pixel). Done when the
+bytes and no visible change (a point is 1.33 CSS px, so 0.01 pt is far below a pixel). Scour leaves
+the position of a placed marker (``<use x= y=>``, one per point of a scatter plot) at matplotlib's
+six decimals: those are rounded to the same five digits here. Done when the
 site is written, not when the snippet runs: cached results and GPU recordings keep the image as
 drawn, and a better optimizer later needs no snippet to run again. A PNG is served as drawn.
 
@@ -18,6 +20,7 @@ import functools
 import hashlib
 import os
 import posixpath
+import re
 import tempfile
 from pathlib import Path
 
@@ -43,7 +46,16 @@ _SCOUR_OPTIONS = scour.parse_args(
 )
 
 
-_OPTIMIZER = f"scour {scour.__version__} {sorted(vars(_SCOUR_OPTIONS).items())}".encode()
+_OPTIMIZER = f"scour {scour.__version__} {sorted(vars(_SCOUR_OPTIONS).items())} uses rounded".encode()
+# A placed marker or glyph, and a position attribute of it.
+_USE = re.compile(r"<use\b[^>]*>")
+_POSITION = re.compile(r'(?<=\s)(x|y)="(-?\d+\.\d+)"')
+
+
+def _rounded_uses(svg: str) -> str:
+    """The positions of ``<use>`` elements to five significant digits, as Scour writes the rest."""
+    rounded = lambda match: f'{match[1]}="{float(match[2]):.5g}"'  # noqa: E731
+    return _USE.sub(lambda use: _POSITION.sub(rounded, use[0]), svg)
 
 
 @functools.lru_cache(maxsize=512)
@@ -58,7 +70,7 @@ def smaller_svg(data: bytes, store: Path | None = None) -> bytes:
     except OSError:  # not made yet, or a store that cannot be read: made now
         optimized = None
     if optimized is None:
-        optimized = scour.scourString(data.decode("utf-8"), _SCOUR_OPTIONS).encode("utf-8")
+        optimized = _rounded_uses(scour.scourString(data.decode("utf-8"), _SCOUR_OPTIONS)).encode("utf-8")
         if kept:
             _keep(kept, optimized)
     if len(optimized) >= len(data) or not published.svg_is_inert(optimized):

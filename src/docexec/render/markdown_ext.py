@@ -243,7 +243,7 @@ class SnippetRenderer:
         if recording is not None:
             return [
                 "",
-                '!!! warning "Needs a GPU: its recorded output is out of date"',
+                '!!! warning docexec-needs-gpu "Needs a GPU: its recorded output is out of date"',
                 "    This code runs only on a machine with a CUDA GPU. Its output was recorded on"
                 f" {recording.gpu} on {recording.recorded}, but the code has changed since, so that"
                 f" output is not shown. `{recordings.RECORD_COMMAND}` on a CUDA machine records it again.",
@@ -251,7 +251,7 @@ class SnippetRenderer:
             ]
         return [
             "",
-            '!!! info "Needs a GPU"',
+            '!!! info docexec-needs-gpu "Needs a GPU"',
             "    This code runs only on a machine with a CUDA GPU, and this copy of the site was",
             "    built without one, so its output is not shown here. Run it on a GPU machine to see it.",
             "",

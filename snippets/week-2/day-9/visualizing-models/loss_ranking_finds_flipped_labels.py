@@ -44,7 +44,7 @@ for name, hits in found.items():
 
 fig, axes = plt.subplots(2, 3, figsize=(4.8, 4.4))
 for ax, i in zip(axes.flat, loss.topk(6).indices):
-    ax.imshow(data.images[i, 0], cmap="gray")
+    ax.imshow(data.images[i, 0], cmap="gray", interpolation="none")
     ax.set_title(f"label: {CLASS_NAMES[given[i]]}\n"
                  f"model: {CLASS_NAMES[p[i].argmax()]}", fontsize=10)
     ax.set_axis_off()

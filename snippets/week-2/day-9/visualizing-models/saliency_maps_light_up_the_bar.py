@@ -49,9 +49,9 @@ for c, name in enumerate(CLASS_NAMES):
 fig, axes = plt.subplots(2, 4, figsize=(4.8, 3.2))
 for c in range(4):  # the first clear image of each class
     i = int(((test.labels == c) & (test.contrast > 0.8)).nonzero()[0])
-    axes[0, c].imshow(test.images[i, 0], cmap="gray")
+    axes[0, c].imshow(test.images[i, 0], cmap="gray", interpolation="none")
     axes[0, c].set_title(CLASS_NAMES[c], fontsize=10)
-    axes[1, c].imshow(maps[i], cmap="hot")
+    axes[1, c].imshow(maps[i], cmap="hot", interpolation="none")
 for ax in axes.flat:
     ax.set_xticks([])
     ax.set_yticks([])

@@ -31,7 +31,7 @@ for c, name in enumerate(CLASS_NAMES):
 fig, axes = plt.subplots(1, 4, figsize=(4.8, 1.8))
 for c, ax in enumerate(axes):
     i = int((test.labels == c).nonzero()[0])
-    ax.imshow(test.images[i, 0], cmap="gray")
+    ax.imshow(test.images[i, 0], cmap="gray", interpolation="none")
     ax.set_title(CLASS_NAMES[c], fontsize=10)
     ax.set_axis_off()
 fig.suptitle("Test images: noise plus one bar, one per class")

@@ -43,7 +43,7 @@ for name, rows in [("picked", picked), ("rest", ~picked)]:
 
 fig, axes = plt.subplots(2, 3, figsize=(4.8, 4.4))
 for ax, i in zip(axes.flat, by_entropy):
-    ax.imshow(pool.images[i, 0], cmap="gray")
+    ax.imshow(pool.images[i, 0], cmap="gray", interpolation="none")
     ax.set_title(f"H={entropy[i]:.2f}\nis {CLASS_NAMES[pool.labels[i]]}",
                  fontsize=10)
     ax.set_axis_off()

@@ -1,0 +1,16 @@
+import torch
+from torch.utils.data import DistributedSampler
+
+data = range(16)
+seed = torch.initial_seed() % 2**31
+# --8<-- [start:gist]
+# a different seed per rank (seed=rank, or seeding torch with the rank):
+parts = [list(DistributedSampler(data, num_replicas=2, rank=r,
+                                 seed=seed + r)) for r in range(2)]
+seen_twice = set(parts[0]) & set(parts[1])
+never_seen = set(data) - set(parts[0]) - set(parts[1])
+assert seen_twice and never_seen  # some samples doubled, others skipped
+# --8<-- [end:gist]
+print("rank 0:", parts[0])
+print("rank 1:", parts[1])
+print(f"seen by both ranks: {len(seen_twice)}, by neither: {len(never_seen)}")
