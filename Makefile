@@ -122,6 +122,7 @@ bench: $(STAMP) browser ## measure the engine, the preview, the pages' heights a
 	$(BIN)/python -m docexec.tools.bench --preview-page how-this-site-works $(if $(ONLY),--only $(ONLY))
 	$(BIN)/python -m docexec.tools.page_heights
 	$(BIN)/python -m studysite.bench
+	$(BIN)/python -m studysite.drill_bench
 
 clean: ## remove the built site and the caches (keeps .venv)
 	rm -rf site .cache .pytest_cache

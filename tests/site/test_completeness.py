@@ -181,19 +181,30 @@ def public_objects(root: Path) -> dict[str, list[str]]:
             node.name
             for node in tree.body
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")
+            and not internal(module)
         ]
     return found
 
 
+def internal(module: str) -> bool:
+    """A module named with a leading underscore (``torchguide.drills._containment``) is machinery of
+    its package, not part of the library's API: it has unit tests, not a reference entry."""
+    return module.rsplit(".", 1)[-1].startswith("_")
+
+
 def unit_test_file(root: Path, module: str) -> Path:
-    """`torchguide.data.collate` is tested in tests/torchguide/data/test_collate.py."""
+    """`torchguide.data.collate` is tested in tests/torchguide/data/test_collate.py (an internal
+    `_containment` in test_containment.py)."""
     *packages, name = module.split(".")[1:]
-    return root.joinpath("tests", "torchguide", *packages, f"test_{name}.py")
+    return root.joinpath("tests", "torchguide", *packages, f"test_{name.lstrip('_')}.py")
 
 
 def test_every_library_module_has_a_reference_page_and_unit_tests(root):
     reference = "\n".join(p.read_text() for p in (root / "docs" / "reference").glob("*.md"))
     for module in public_objects(root):
+        assert unit_test_file(root, module).is_file(), f"{module} has no unit tests"
+        if internal(module):
+            continue
         assert re.search(rf"^::: {re.escape(module)}\s*$", reference, re.M), (
             f"{module} is on no reference page"
         )

@@ -9,7 +9,7 @@ import os
 
 from torchguide.drills.framework import Drill
 
-IN_RUNNER = False  # set in the process that runs a reader's function (torchguide.drills.containment)
+IN_RUNNER = False  # set in the process that runs a reader's function (torchguide.drills._containment)
 
 
 def all_drills() -> dict[str, Drill]:
@@ -53,14 +53,14 @@ def check_here(name: str, function, *, call_seconds: float | None = None) -> Non
     The function runs in a process forked from this one (it needs the reader's cells), and the
     cases and the comparison in a fresh ``python -m torchguide.drills attach`` process, so that
     nothing the reader's cells did to this process (a patched ``torch.testing``, a replaced
-    ``check``) touches the verdict. See `torchguide.drills.containment` for what that promises.
+    ``check``) touches the verdict. See `torchguide.drills._containment` for what that promises.
     """
     import inspect
     import shutil
     import subprocess
     import sys
 
-    from torchguide.drills.containment import fork_runner
+    from torchguide.drills._containment import fork_runner
     from torchguide.drills.loading import checked_signature
 
     if IN_RUNNER:  # a solution file that ends with this line, loaded by the checker: it checks the file

@@ -5,7 +5,7 @@ drill's section rewritten on its page in the current format (after a change to `
 Exit status: 0 when the check passes, 1 when it fails (its function ended the process it ran in,
 ran past the time limit or printed past the output limit too), 2 when the file cannot be checked
 (a syntax error, a missing function, a wrong signature) or the command is wrong, 130 when Ctrl-C
-stopped it. The reader's file runs in a process of its own (`torchguide.drills.containment`).
+stopped it. The reader's file runs in a process of its own (`torchguide.drills._containment`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import argparse
 import sys
 
 from torchguide.drills import all_drills
-from torchguide.drills.containment import CALL_SECONDS
+from torchguide.drills._containment import CALL_SECONDS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,7 +106,7 @@ def _check_file(drill, file: str, call_seconds: float) -> int:
 
 
 def _attach(drill, handle: str, call_seconds: float) -> int:
-    from torchguide.drills.containment import Runner, RunnerHandle
+    from torchguide.drills._containment import Runner, RunnerHandle
     from torchguide.drills.framework import check_with
 
     runner = Runner(RunnerHandle.parse(handle), drill.function, own_child=False, call_seconds=call_seconds)

@@ -220,7 +220,7 @@ class _Stopped(BaseException):
 
 def _run_one(drill: Drill, case: Case, runner) -> None:
     """Raises Mismatch with the reader's problem on this case, or returns quietly."""
-    from torchguide.drills.containment import Raised, RunnerEnded
+    from torchguide.drills._containment import Raised, RunnerEnded
 
     adapt = drill.adapter or (lambda function: function)
     expected = adapt(drill.reference)(*copy.deepcopy(case.args))
@@ -239,15 +239,15 @@ def _run_one(drill: Drill, case: Case, runner) -> None:
         raise Mismatch(f"{case.where} your {drill.function} raised {outcome.description}")
     # Values written into the arguments first, then the answer, then what the task forbids, then
     # flags left behind: a wrong answer is the plainer thing to fix.
-    check_arguments_left(drill, case, outcome.arguments, flags=False)
+    _check_arguments_left(drill, case, outcome.arguments, flags=False)
     drill.compare(case, outcome.got, expected)
     if outcome.used:
         rule = drill.forbidden.instead if drill.forbidden else ""
         raise Mismatch(f"{case.where} your {drill.function} calls {outcome.used[0]}; {rule}")
-    check_arguments_left(drill, case, outcome.arguments)
+    _check_arguments_left(drill, case, outcome.arguments)
 
 
-def check_arguments_left(drill: Drill, case: Case, after: tuple, flags: bool = True) -> None:
+def _check_arguments_left(drill: Drill, case: Case, after: tuple, flags: bool = True) -> None:
     """A function that writes into its arguments surprises its caller: tensors anywhere inside them
     (in lists, dicts, modules), and with ``flags`` their ``requires_grad`` and ``.grad`` and a
     module's train/eval mode, stay as they were, but for what the drill's ``may_change`` allows."""
@@ -260,7 +260,7 @@ def check_arguments_left(drill: Drill, case: Case, after: tuple, flags: bool = T
 
 
 def _difference(before, after, path: str, may_change: frozenset[str], depth: int) -> str | None:
-    from torchguide.drills.transfer import Foreign, ModuleState
+    from torchguide.drills._transfer import Foreign, ModuleState
 
     if depth > 30 or isinstance(after, Foreign):
         return None  # an object the trip does not carry (a function, a dataset): nothing to compare
@@ -338,8 +338,8 @@ def _tensor_difference(before: torch.Tensor, after, path: str, may_change: froze
 def check(drill: Drill, candidate: Callable, source_file: str | None = None, **limits) -> Report:
     """Runs ``candidate`` on the drill's named and generated cases; returns a :class:`Report`.
 
-    ``candidate`` runs in a process of its own (`torchguide.drills.containment`); the cases and
-    the comparison stay in this one. ``limits``: see :class:`~torchguide.drills.containment.Runner`.
+    ``candidate`` runs in a process of its own (`torchguide.drills._containment`); the cases and
+    the comparison stay in this one. ``limits``: see :class:`~torchguide.drills._containment.Runner`.
 
     Examples:
       ```python
@@ -351,7 +351,7 @@ def check(drill: Drill, candidate: Callable, source_file: str | None = None, **l
       assert not check(drill, lambda shape, strides: True).ok
       ```
     """
-    from torchguide.drills.containment import contained
+    from torchguide.drills._containment import contained
     from torchguide.drills.loading import checked_signature
 
     def load():
@@ -363,8 +363,23 @@ def check(drill: Drill, candidate: Callable, source_file: str | None = None, **l
 
 
 def check_file(drill: Drill, path, **limits) -> Report:
-    """Checks the function the reader's file defines; the file runs only in the runner's process."""
-    from torchguide.drills.containment import contained
+    """Checks the function the reader's file defines; the file runs only in the runner's process.
+
+    Examples:
+      ```python
+      import pathlib
+      import tempfile
+
+      from torchguide.drills import get
+      from torchguide.drills.framework import check_file
+
+      drill = get("contiguous_from_strides")
+      answer = pathlib.Path(tempfile.mkdtemp()) / "answer.py"
+      answer.write_text(f"def {drill.function}(shape, strides): return True")
+      assert not check_file(drill, answer).ok
+      ```
+    """
+    from torchguide.drills._containment import contained
     from torchguide.drills.loading import load_function
 
     def load():
@@ -375,8 +390,20 @@ def check_file(drill: Drill, path, **limits) -> Report:
 
 
 def check_with(drill: Drill, runner) -> Report:
-    """The checker's side of a check: cases, reference and comparison here, each call in ``runner``."""
-    from torchguide.drills.containment import RunnerEnded
+    """The checker's side of a check: cases, reference and comparison here, each call in ``runner``.
+
+    Examples:
+      ```python
+      from torchguide.drills import get
+      from torchguide.drills._containment import contained
+      from torchguide.drills.framework import check_with
+
+      drill = get("contiguous_from_strides")
+      with contained(drill.id, drill.function, lambda: (drill.reference, None)) as runner:
+          assert check_with(drill, runner).ok
+      ```
+    """
+    from torchguide.drills._containment import RunnerEnded
 
     report = Report(drill.id, tolerance=drill.tolerance)
     try:

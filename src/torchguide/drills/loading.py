@@ -76,7 +76,24 @@ def load_function(path: str | Path, name: str, reference: Callable) -> Callable:
 
 
 def checked_signature(shown: str, name: str, function: Callable, reference: Callable) -> Callable:
-    """``function``, if it accepts the reference's arguments; else a ReaderFileError naming ``shown``."""
+    """``function``, if it accepts the reference's arguments; else a ReaderFileError naming ``shown``.
+
+    Examples:
+      ```python
+      import pytest
+      from torchguide.drills.loading import ReaderFileError, checked_signature
+
+      def reference(x, y):
+          return x + y
+
+      def answer(x, y):
+          return y + x
+
+      assert checked_signature("answer.py", "add", answer, reference) is answer
+      with pytest.raises(ReaderFileError, match="answer.py"):
+          checked_signature("answer.py", "add", lambda x: x, reference)
+      ```
+    """
     if not callable(function):
         raise ReaderFileError(f"{shown}: {name} is a {type(function).__name__}, not a function")
     _check_signature(shown, name, function, reference)

@@ -1,4 +1,4 @@
-"""``python -m torchguide.drills.benchmark``: how long the whole ``python -m torchguide.drills check
+"""``python -m studysite.drill_bench``: how long the whole ``python -m torchguide.drills check
 ID FILE`` takes for each drill on its reference solution, as a reader waits for it (a fresh
 interpreter, its imports, the runner, every case), with the load average it ran under.
 
@@ -38,7 +38,7 @@ def time_check(drill_id: str, path: Path) -> tuple[float, float, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m torchguide.drills.benchmark", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m studysite.drill_bench", description=__doc__)
     parser.add_argument("--repeat", type=int, default=1, help="runs per drill; the fastest is shown")
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="the project, where snippets/ is")
     parser.add_argument("drills", nargs="*", help="drill ids (default: all)")

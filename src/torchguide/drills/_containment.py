@@ -7,7 +7,7 @@ writes only in a folder of its own, no network, no capabilities, file sizes limi
 ended with it). It loads the reader's file, or holds the function a notebook passed, and answers one
 call at a time: the checker sends a case's arguments, the runner calls the function through the
 drill's adapter and sends back the value and the arguments as they were left, as data that cannot
-run code in the checker (`torchguide.drills.transfer`).
+run code in the checker (`torchguide.drills._transfer`).
 
 What it promises:
 
@@ -55,7 +55,7 @@ from typing import Any, TextIO
 
 from docexec.execution import process_tree
 from docexec.sandbox import capture, restrictions
-from torchguide.drills import transfer
+from torchguide.drills import _transfer as transfer
 
 CALL_SECONDS = 10.0  # one call of the reader's function; the drills' answers take milliseconds
 OUTPUT_CHARS = capture.MAX_OUTPUT_CHARS  # what the engine keeps of a snippet's output

@@ -14,7 +14,7 @@ sharing of the original: ``p.grad is q.grad`` holds after the trip where it held
 Examples:
   ```python
   import torch
-  from torchguide.drills.transfer import decode, encode
+  from torchguide.drills._transfer import decode, encode
 
   grad = torch.ones(2)
   weight = torch.zeros(2, requires_grad=True)
