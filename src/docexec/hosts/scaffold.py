@@ -61,6 +61,14 @@ def anchor_of(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+def _provenance(asked: str | None, source: str | None) -> str:
+    """The line under a question's heading: the note that asks it, or that none does."""
+    if source:
+        return f'*Asked as:* "{asked or "The question as the source asks it."}" ({source})'
+    first = asked or "The question as an interviewer asks it?"
+    return f'*A common interview question, not in the notes:* "{first}" · "Another way a reader asks it?"'
+
+
 def new_page(
     root: Path,
     page: str,
@@ -103,9 +111,8 @@ def new_page(
                 f"## {question or 'A short title that states the question'} "
                 f"{{ #{anchor_of(question or posixpath.basename(page))} }}"
             ),
-            TEMPLATE_ASKED: (
-                f'*Asked as:* "{asked or "The question as the source asks it."}" ({source or "Day N, Qn"})'
-            ),
+            # No source given: the question is one that no note asks, and the page says so.
+            TEMPLATE_ASKED: _provenance(asked, source),
             example.group(0): f"%run {snippet_path}",
             _link_to(Path(example["path"]).stem): _link_to(snippet),
         },

@@ -31,9 +31,7 @@ def seconds_per_epoch(pin_memory, non_blocking):
         assert batch.is_pinned() == pin_memory
         # The GPU is still busy with the last step's work, queued below.
         x = batch.to("cuda", non_blocking=non_blocking)
-        time.sleep(gpu_seconds)  # the host's part of the step (Python,
-        # logging, the next step's set-up): overlaps the GPU only if the
-        # copy above returned without waiting for it
+        time.sleep(gpu_seconds)  # the host's part: overlaps the GPU or not
         checksum += x.sum()  # queued behind the copy on the same stream
         gpu_work()
     # --8<-- [end:gist]
