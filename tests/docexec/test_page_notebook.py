@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import nbformat
 import pytest
 
-from docexec import config, site
+from docexec import config, recordings, site
 from docexec.execution.result import Status
 from docexec.render import notebooks, requirements
 
@@ -108,6 +109,40 @@ def test_a_gpu_snippet_without_a_gpu_has_no_output_and_a_note(notebook):
     index = next(i for i, c in enumerate(built.cells) if "device_count" in c.source)
     assert built.cells[index].outputs == [] and built.cells[index].execution_count is None
     assert "needs a CUDA GPU" in built.cells[index - 1].source
+
+
+def test_a_gpu_snippet_with_a_recording_shows_the_recorded_output_under_its_label(module_project):
+    """What the page shows for a recorded CUDA snippet, the notebook holds: the GPU's output."""
+    project = module_project
+    project.snippet("page/gpu.py", "# docexec: cuda\nimport torch\n\nprint(torch.cuda.device_count())\n")
+    project.snippet("page/on_gpu.py", "print('8 GPUs')\n")  # stands in for the GPU's run
+    engine = project.engine()
+    results, _ = engine.execute(["snippets/page/gpu.py", "snippets/page/on_gpu.py"], progress=False)
+    gpu_run = dataclasses.replace(
+        results["snippets/page/on_gpu.py"],
+        path="snippets/page/gpu.py",
+        environment={**engine.environment, "gpu": "NVIDIA Fake 80GB"},
+    )
+    settings = config.load(project.root)
+    markdown = "# GPU\n\n%run snippets/page/gpu.py\n"
+    plan = site.SiteBuild(
+        project.root, settings, site.one_by_one(results.__getitem__), engine.environment
+    ).plan_page(
+        "page.md", markdown
+    )
+    assert plan.uses[0].result.status == Status.SKIPPED
+    for stale in (True, False):
+        recording = recordings.Recording(plan.uses[0].path, gpu_run, "2026-05-28", "digest", stale=stale)
+        plan.uses[0] = dataclasses.replace(plan.uses[0], recording=recording)
+        built = notebooks.notebook_for_page(plan, markdown, engine.environment, settings)
+        nbformat.validate(built)
+        index = next(i for i, c in enumerate(built.cells) if "device_count" in c.source)
+        if stale:  # the code changed since: its old output is not shown
+            assert built.cells[index].outputs == []
+            assert "no output" in built.cells[index - 1].source
+        else:
+            assert [output.text for output in built.cells[index].outputs] == ["8 GPUs\n"]
+            assert "Recorded on NVIDIA Fake 80GB" in built.cells[index - 1].source
 
 
 def test_the_first_cell_installs_torch_pinned_and_the_project_for_torchguide(notebook):

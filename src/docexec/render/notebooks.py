@@ -55,6 +55,13 @@ _TAB = re.compile(r'^===\+?\s+"(.*)"\s*$')
 _BLOCK_FENCE = re.compile(r"^///")  # pymdownx.blocks: `/// html | div.answer` ... `///`
 _HEADING_ATTRIBUTES = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
 GPU_NOTE = "*The next cell needs a CUDA GPU; this copy of the site was built without one: no output.*"
+
+
+def recorded_note(label: str) -> str:
+    """The note over a CUDA cell whose output a GPU recorded (``label``: `Recording.label`)."""
+    return f"*The next cell needs a CUDA GPU; the output below is a GPU's. {label}.*"
+
+
 _PAGE_LINK = re.compile(r"\]\((?!\w+:|/|#)([^)\s#]+\.md)(#[^)\s]*)?\)")
 # A drill's snippets: the engine's naming, which the project's drill library follows.
 _DRILL_SNIPPET = re.compile(r"(?:^|/)drills/(\w+)_(stub|solution)\.py$")
@@ -334,7 +341,12 @@ def notebook_for_page(
             continue
         cell = nbformat.v4.new_code_cell(code.rstrip("\n"))
         cell.metadata["docexec"] = {"snippet": path}
-        if result.status == Status.SKIPPED:
+        recording = use.recording if use.recording is not None and not use.recording.stale else None
+        if result.status == Status.SKIPPED and recording is not None:
+            # What the page shows: the GPU's output, under a note saying where it was recorded.
+            cells.append(nbformat.v4.new_markdown_cell(recorded_note(recording.label())))
+            cell.outputs = outputs(recording.result, config.figure_store)
+        elif result.status == Status.SKIPPED:
             cells.append(nbformat.v4.new_markdown_cell(GPU_NOTE))
         else:
             count += 1
@@ -468,6 +480,7 @@ __all__ = [
     "notebook_for_page",
     "outputs",
     "plain_markdown",
+    "recorded_note",
     "split_solution",
     "write_lab",
     "write_notebook",
