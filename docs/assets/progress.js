@@ -27,6 +27,19 @@
     });
     return loading;
   };
+  // Asks the browser to keep the site's storage (navigator.storage.persist()): without that, a
+  // browser may clear it on its own (Safari does after 7 days without a visit). Asked once a page,
+  // when there is progress to keep; resolves to "persistent", "not persistent" or "unknown" (a
+  // browser without the Storage API).
+  var keeping = null;
+  progress.keepStorage = function () {
+    var storage = root.navigator && root.navigator.storage;
+    if (!storage || typeof storage.persist !== "function") return Promise.resolve("unknown");
+    keeping = keeping || Promise.resolve(typeof storage.persisted === "function" ? storage.persisted() : false)
+      .then(function (kept) { return kept || storage.persist(); })
+      .then(function (kept) { return kept ? "persistent" : "not persistent"; }, function () { return "unknown"; });
+    return keeping;
+  };
   root.StudyProgress = progress;
 })(typeof self !== "undefined" ? self : this, function (scheduled) {
   "use strict";
@@ -39,6 +52,8 @@
   var ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
   var CARD_COUNTS = ["elapsed_days", "scheduled_days", "learning_steps", "reps", "lapses"];
   var GRADES = { good: "Good", again: "Again" }; // FSRS's Rating names
+  var LEARNING_STEPS = ["10m"];
+  var WEEK = 7 * 24 * 60 * 60 * 1000;
   var FSRS = null;
   var scheduler = null;
 
@@ -47,9 +62,15 @@
     if (!scheduler) {
       FSRS = scheduled();
       if (!FSRS) throw new Error("the scheduler is not loaded");
-      // Whole days between reviews: an interview is prepared over days, not minutes, so FSRS's
-      // same-day learning steps are off; no fuzz, so that the same grades give the same schedule.
-      scheduler = FSRS.fsrs(FSRS.generatorParameters({ enable_short_term: false, enable_fuzz: false }));
+      // A missed question comes back the same day: one learning step of 10 minutes after a miss,
+      // for a new question and for one reviewed before; a question got right the first time goes
+      // straight to whole days. No fuzz, so that the same grades give the same schedule.
+      scheduler = FSRS.fsrs(FSRS.generatorParameters({
+        enable_short_term: true,
+        learning_steps: LEARNING_STEPS,
+        relearning_steps: LEARNING_STEPS,
+        enable_fuzz: false,
+      }));
     }
     return scheduler;
   }
@@ -157,11 +178,15 @@
   }
 
   // The entry after grading: "good" (Got it) or "again" (Review again) at `now`. A second grade
-  // on the same day replaces the first instead of counting as one more review.
+  // on the same day, before the question is due again, replaces the first (the reader changed
+  // their mind) instead of counting as one more review; once it is due (a miss comes back after
+  // its learning step), the grade is a review of its own.
   function grade(entry, verdict, now) {
     if (!Object.prototype.hasOwnProperty.call(GRADES, verdict)) throw new Error("unknown grade " + verdict);
     var before = entry ? entry.before || null : null;
-    if (entry && !sameDay(new Date(entry.last_review), now)) before = fromCard(toCard(entry));
+    if (entry && (!sameDay(new Date(entry.last_review), now) || Date.parse(entry.due) <= now.getTime())) {
+      before = fromCard(toCard(entry));
+    }
     var fsrs = schedule();
     var card = before ? toCard(before) : FSRS.createEmptyCard(now);
     var next = fromCard(fsrs.next(card, now, FSRS.Rating[GRADES[verdict]]).card);
@@ -223,14 +248,48 @@
   function record(storage, id, verdict, now) {
     var loaded = load(storage);
     if (!loaded.ok) return loaded;
-    var entry = grade(loaded.data.questions[id], verdict, now || new Date());
+    var previous = loaded.data.questions[id];
+    var entry = grade(previous, verdict, now || new Date());
     loaded.data.questions[id] = entry;
     try {
       save(storage, loaded.data);
     } catch (e) {
       return { ok: false, error: "The browser refused to save the progress (" + e.name + ")." };
     }
-    return { ok: true, entry: entry };
+    return { ok: true, entry: entry, previous: previous };
+  }
+
+  // Undoes a grade: puts back the entry `record` returned as `previous` (none: never graded).
+  function restore(storage, id, previous) {
+    var loaded = load(storage);
+    if (!loaded.ok) return loaded;
+    if (previous) loaded.data.questions[id] = previous;
+    else delete loaded.data.questions[id];
+    try {
+      save(storage, loaded.data);
+    } catch (e) {
+      return { ok: false, error: "The browser refused to save the progress (" + e.name + ")." };
+    }
+    return { ok: true, entry: previous || null };
+  }
+
+  // The earliest review the progress still holds (a question's first grade of the day it was
+  // last graded, when it has one), or null: how long this browser has held progress, at least.
+  function firstReview(data) {
+    var first = null;
+    Object.keys(data.questions).forEach(function (id) {
+      var entry = data.questions[id];
+      var at = Date.parse((entry.before || entry).last_review);
+      if (first === null || at < first) first = at;
+    });
+    return first === null ? null : new Date(first);
+  }
+
+  // Whether to remind the reader to export, where the browser may clear its storage: once a week
+  // has passed since the last export, or, without one, since the earliest review kept.
+  function exportDue(data, lastExport, now) {
+    var since = lastExport || firstReview(data);
+    return since !== null && now.getTime() - since.getTime() >= WEEK;
   }
 
   // Moves unreadable saved progress to a key of its own (named by the time, so that an earlier
@@ -255,6 +314,8 @@
     var due = new Date(entry.due);
     due.setHours(0, 0, 0, 0);
     var days = Math.round((due - start) / day);
+    var minutes = Math.ceil((Date.parse(entry.due) - now.getTime()) / 60000);
+    if (days === 0 && minutes > 0 && minutes < 60) return "in " + minutes + (minutes === 1 ? " minute" : " minutes");
     if (days === 0) return "today";
     if (days === 1) return "tomorrow";
     if (days > 1) return "in " + days + " days";
@@ -274,6 +335,9 @@
     load: load,
     save: save,
     record: record,
+    restore: restore,
+    firstReview: firstReview,
+    exportDue: exportDue,
     setAside: setAside,
     exportText: exportText,
     describeDue: describeDue,

@@ -4,6 +4,17 @@
 (function () {
   "use strict";
   var Progress = window.StudyProgress;
+  var EXPORTED = "pytorch-foundations.exported"; // when the progress was last exported here
+  var DAY = 24 * 60 * 60 * 1000;
+
+  function lastExport() {
+    try {
+      var at = Date.parse(window.localStorage.getItem(EXPORTED));
+      return isNaN(at) ? null : new Date(at);
+    } catch (e) {
+      return null;
+    }
+  }
 
   function element(tag, className, text) {
     var node = document.createElement(tag);
@@ -150,9 +161,12 @@
     perTopic.appendChild(topicTable(order.map(function (topic) { return topics[topic]; })));
 
     var transfer = app.appendChild(element("section", "study-transfer"));
-    transfer.appendChild(element("h2", "", "Another device"));
+    transfer.appendChild(element("h2", "", "Keep it, or take it to another device"));
     transfer.appendChild(element("p", "", "Your progress is kept in this browser only. Export it to a file, " +
       "then import that file on another device: for each question, the more recent review is kept."));
+    var kept = transfer.appendChild(element("p", "study-storage"));
+    kept.setAttribute("role", "status");
+    showStorage(kept, data, now);
     var exportButton = transfer.appendChild(button("Export progress", "export"));
     exportButton.disabled = !loaded.ok;
     transfer.appendChild(document.createTextNode(" "));
@@ -162,6 +176,37 @@
     input.type = "file";
     input.accept = ".json,application/json";
     input.setAttribute("data-action", "import");
+  }
+
+  // Whether the browser keeps the progress for good (it is asked to, once there is progress), and,
+  // where it may clear it on its own, a reminder to export once a week has gone by without one.
+  function showStorage(line, data, now) {
+    var graded = Object.keys(data.questions).length > 0;
+    var asked = graded ? Progress.keepStorage() : Promise.resolve("not asked");
+    asked.then(function (state) {
+      line.setAttribute("data-storage", state);
+      if (state === "persistent") {
+        line.textContent = "This browser keeps your progress in persistent storage: it does not clear it on " +
+          "its own (clearing the site's data by hand still does).";
+        return;
+      }
+      if (state === "not asked") {
+        line.textContent = "";
+        return;
+      }
+      var text = state === "unknown" ? "This browser does not say whether it keeps your progress for good" :
+        "This browser has not granted persistent storage";
+      text += ": it may clear your progress on its own (Safari does after 7 days without a visit). " +
+        "Export it now and then to keep a copy.";
+      var exported = lastExport();
+      if (Progress.exportDue(data, exported, now)) {
+        var since = exported || Progress.firstReview(data);
+        line.classList.add("study-storage--remind");
+        text += " " + (exported ? "Your last export was " : "You have not exported it yet, and your first review " +
+          "here was ") + Math.floor((now - since) / DAY) + " days ago: export it now.";
+      }
+      line.textContent = text;
+    });
   }
 
   function importFile(app, file) {
@@ -193,7 +238,11 @@
       var action = target && target.getAttribute("data-action");
       if (action === "export") {
         var loaded = Progress.load(window.localStorage);
-        if (loaded.ok) download("pytorch-foundations-progress-" + today() + ".json", Progress.exportText(loaded.data));
+        if (loaded.ok) {
+          download("pytorch-foundations-progress-" + today() + ".json", Progress.exportText(loaded.data));
+          try { window.localStorage.setItem(EXPORTED, new Date().toISOString()); } catch (e) { /* reminded again */ }
+          render(app, { ok: true, text: "Exported: keep the file where you keep your documents." });
+        }
       } else if (action === "download-unreadable") {
         download("pytorch-foundations-progress-unreadable-" + today() + ".txt", window.localStorage.getItem(Progress.KEY) || "");
       } else if (action === "set-aside") {

@@ -1,13 +1,16 @@
 // Self-test mode: one switch in the header hides every answer behind its question. An answer is
 // revealed in two steps, its short answer first, then the rest; a bar at the end of the answer
 // (sticky while it is read) shows the next step, hides it again without moving the reader, and
-// records "Got it" / "Review again" into the reader's progress (progress.js). The mode is kept in
-// localStorage. Without JavaScript nothing is hidden. Runs again after every instant navigation
-// (Material's document$).
+// records "Got it" / "Review again" into the reader's progress (progress.js), with an Undo for
+// the last grade. The mode is kept in localStorage. Without JavaScript nothing is hidden. Runs
+// again after every instant navigation (Material's document$).
 (function () {
   "use strict";
   var KEY = "pytorch-foundations.selftest";
   var Progress = window.StudyProgress;
+  // A grade pressed this soon after the bar changed (a step shown or hidden, a grade recorded) is
+  // the second tap of a double tap, not a choice: it is ignored.
+  var SETTLE_MS = 600;
 
   function enabled() {
     try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
@@ -37,6 +40,7 @@
   // stage: "hidden", "short" (the short answer only) or "full".
   function setStage(answer, stage) {
     if (stage === "short" && !hasShortAnswer(answer)) stage = "full";
+    var changed = stage !== stageOf(answer);
     answer.classList.toggle("revealed", stage === "full");
     answer.classList.toggle("revealed-short", stage === "short");
     var toggle = answer.previousElementSibling;
@@ -45,8 +49,12 @@
       toggle.textContent = stage === "hidden" ? label : "Hide answer";
       toggle.setAttribute("aria-expanded", stage === "hidden" ? "false" : "true");
     }
+    // Shown or not, "Show full answer" keeps its place, the last in the bar: nothing slides
+    // under the finger that pressed it.
     var more = answer.querySelector(":scope > .answer-bar [data-step=full]");
-    if (more) more.hidden = stage !== "short";
+    if (more) more.classList.toggle("answer-bar__spent", stage !== "short");
+    var bar = answer.querySelector(":scope > .answer-bar");
+    if (bar && changed) bar.settledAt = Date.now() + SETTLE_MS;
   }
 
   // Hides an answer and scrolls so that its question's toggle takes the place of the button the
@@ -97,10 +105,19 @@
     var status = bar.querySelector(".answer-bar__status");
     if (!entry) {
       status.textContent = "Not graded yet.";
+      bar.removeAttribute("data-graded");
       return;
     }
     var verdict = entry.last_grade === "good" ? "Got it" : "Review again";
     status.textContent = verdict + " · next review " + Progress.describeDue(entry, new Date()) + ".";
+  }
+
+  function gradeButtons() {
+    var group = document.createElement("span");
+    group.className = "answer-bar__grades";
+    group.appendChild(button("Got it", "data-grade", "good"));
+    group.appendChild(button("Review again", "data-grade", "again"));
+    return group;
   }
 
   function preloadScheduler() {
@@ -111,43 +128,73 @@
     return Progress ? Progress.load(window.localStorage) : { ok: false, error: "The progress script did not load." };
   }
 
-  // The bar at the end of an answer: next step, hide, and the grade when the answer is a question's.
+  // The bar at the end of an answer: hide and the next step, then the grades when the answer is a
+  // question's (on a row of their own at a phone's width), then what was recorded, with an Undo
+  // for the last grade. In this order the keyboard reaches the grades after the full answer.
   function addBar(answer, loaded) {
     var id = answer.getAttribute("data-question-id");
     var bar = document.createElement("div");
     bar.className = id ? "answer-bar answer-bar--grades" : "answer-bar";
-    bar.appendChild(button("Show full answer", "data-step", "full"));
-    if (id) {
-      bar.appendChild(button("Got it", "data-grade", "good"));
-      bar.appendChild(button("Review again", "data-grade", "again"));
-    }
-    bar.appendChild(button("Hide answer", "data-step", "hidden"));
-    var status = document.createElement("span");
+    var steps = bar.appendChild(document.createElement("span"));
+    steps.className = "answer-bar__steps";
+    steps.appendChild(button("Hide answer", "data-step", "hidden"));
+    steps.appendChild(button("Show full answer", "data-step", "full"));
+    if (id) bar.appendChild(gradeButtons());
+    var line = bar.appendChild(document.createElement("span"));
+    line.className = "answer-bar__line";
+    var status = line.appendChild(document.createElement("span"));
     status.className = "answer-bar__status";
     status.setAttribute("role", "status");
-    bar.appendChild(status);
+    var undo = null;
     if (id) {
       if (loaded.ok) showProgress(bar, loaded.data.questions[id]);
       else status.textContent = loaded.error;
+      undo = line.appendChild(button("Undo", "data-undo", ""));
+      undo.hidden = true;
     }
+    var last = null; // what the last grade here replaced, for Undo
+    var busy = false;
+    bar.settledAt = 0;
     bar.addEventListener("click", function (event) {
       var target = event.target.closest && event.target.closest("button");
       if (!target) return;
       var step = target.getAttribute("data-step");
       if (step === "hidden") hideInPlace(answer, target);
-      else if (step) revealInPlace(answer, step);
-      var verdict = target.getAttribute("data-grade");
-      if (verdict && Progress) {
-        Progress.loadScheduler().then(function () {
-          var result = Progress.record(window.localStorage, id, verdict, new Date());
-          if (result.ok) {
-            showProgress(bar, result.entry);
-            bar.setAttribute("data-graded", verdict);
-          } else {
-            status.textContent = result.error;
-          }
-        }, function (error) { status.textContent = error.message; });
+      else if (step && !target.classList.contains("answer-bar__spent")) revealInPlace(answer, step);
+      if (target === undo && last) {
+        var restored = Progress.restore(window.localStorage, id, last.previous);
+        if (restored.ok) {
+          showProgress(bar, restored.entry);
+          if (restored.entry) bar.setAttribute("data-graded", restored.entry.last_grade);
+          status.textContent = "Undone. " + status.textContent;
+        } else {
+          status.textContent = restored.error;
+        }
+        last = null;
+        undo.hidden = true;
+        return;
       }
+      // A tap (event.detail > 0) this soon after a change is ignored; a key press is meant.
+      var verdict = target.getAttribute("data-grade");
+      if (!verdict || !Progress || busy || (event.detail > 0 && Date.now() < bar.settledAt)) return;
+      busy = true;
+      bar.settledAt = Date.now() + SETTLE_MS;
+      Progress.loadScheduler().then(function () {
+        var result = Progress.record(window.localStorage, id, verdict, new Date());
+        if (result.ok) {
+          last = { previous: result.previous };
+          showProgress(bar, result.entry);
+          bar.setAttribute("data-graded", verdict);
+          undo.hidden = false;
+          undo.setAttribute("aria-label", "Undo the grade " + (verdict === "good" ? "Got it" : "Review again"));
+          Progress.keepStorage();
+        } else {
+          status.textContent = result.error;
+        }
+      }, function (error) { status.textContent = error.message; }).then(function () {
+        busy = false;
+        bar.settledAt = Date.now() + SETTLE_MS;
+      });
     });
     // The scheduler is fetched while the pointer or focus reaches a grade, before the click.
     bar.addEventListener("pointerover", preloadScheduler);

@@ -74,6 +74,20 @@ class Question:
         return ASKED_AS.sub(lambda match: match["label"] + ":", self.asked_as, count=1)
 
     @property
+    def phrasings(self) -> list[str]:
+        """The questions the paragraph quotes, each as written (Markdown) without its quotes and tag:
+        how an interviewer asks it."""
+        quoted = re.split(r"\((?:Day \d+|Review), Q\d+\)|\s·\s", ASKED_AS.sub("", self.asked_as, count=1))
+        found = []
+        for chunk in quoted:
+            text = " ".join(chunk.split()).strip(" ·")
+            if len(text) > 1 and text[0] == text[-1] == '"':
+                text = text[1:-1].strip()
+            if text:
+                found.append(text)
+        return found
+
+    @property
     def id(self) -> str:
         """The question's stable id: its anchor, unique site-wide. Flash cards and the reader's
         progress are keyed by it, so a question keeps its history when it moves to another page."""

@@ -8,6 +8,7 @@ questions.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from studysite.questions import Question, plain_text
@@ -17,6 +18,10 @@ STUDY_PAGE = "study.md"
 MOCK_PAGE = "mock-interview.md"
 # Generated pages list questions that are answered elsewhere: search should land on those.
 NOT_IN_SEARCH = ["---", "search:", "  exclude: true", "---", ""]
+# How an interviewer's request opens when it is not a question: "Explain ...", "Name two ...".
+IMPERATIVES = frozenset(
+    {"be", "compare", "describe", "explain", "give", "list", "name", "show", "state", "walk"}
+)
 
 
 def _attribute(text: str) -> str:
@@ -26,6 +31,21 @@ def _attribute(text: str) -> str:
 
 def _topic(question: Question, titles: dict[str, str]) -> str:
     return plain_text(titles.get(question.page, question.page))
+
+
+def is_asked(phrasing: str) -> bool:
+    """Whether a phrasing is something an interviewer says: a question, or a request whose last
+    sentence opens with an imperative ("... Give examples."). A quoted error message is neither."""
+    text = plain_text(phrasing).strip()
+    if text.endswith("?"):
+        return True
+    last = re.split(r"(?<=[.?!])\s+", text)[-1]
+    return last.split(" ", 1)[0].lower() in IMPERATIVES
+
+
+def interviewer_phrasings(question: Question) -> list[str]:
+    """The phrasings a mock interview may ask the question in (Markdown), as the notes quote them."""
+    return [phrasing for phrasing in question.phrasings if is_asked(phrasing)]
 
 
 def _by_topic(found: list[Question], titles: dict[str, str]) -> dict[str, list[Question]]:
@@ -89,11 +109,13 @@ def study_page(found: list[Question], titles: dict[str, str]) -> str:
         *NOT_IN_SEARCH,
         "# Study",
         "",
-        "Under every answer, **Got it** or **Review again** records how you did. A spaced-repetition",
-        "schedule ([FSRS](https://github.com/open-spaced-repetition/ts-fsrs)) then says when each",
-        "question is due again: soon after a miss, later and later after each success. Your progress",
-        "stays in this browser; export it to a file to carry it to another device. A",
-        "[mock interview](mock-interview.md) draws questions and feeds the same progress.",
+        "Under every answer, **Got it** or **Review again** records how you did, and **Undo** takes",
+        "the last grade back. A spaced-repetition schedule",
+        "([FSRS](https://github.com/open-spaced-repetition/ts-fsrs)) then says when each question is",
+        "due again: a miss comes back the same day, ten minutes later; each success puts the question",
+        "further away, days, then weeks. Your progress stays in this browser; export it to a file to",
+        "keep a copy or to carry it to another device. A [mock interview](mock-interview.md) asks",
+        "questions as an interviewer words them and feeds the same progress.",
         "",
         "/// html | div.study-app",
         "",
@@ -113,7 +135,8 @@ def study_page(found: list[Question], titles: dict[str, str]) -> str:
 
 
 def mock_page(found: list[Question], titles: dict[str, str]) -> str:
-    """The mock interview: mock.js draws from the pool of every question with its short answer."""
+    """The mock interview: mock.js draws from the pool of every question, asks it in one of the
+    interviewer's phrasings (the card's list), and shows the short answer under its heading."""
     lines = [
         *NOT_IN_SEARCH,
         "# Mock interview",
@@ -138,6 +161,12 @@ def mock_page(found: list[Question], titles: dict[str, str]) -> str:
             "",
             question.title,
             "{ .mock-card__title }",
+            "",
+            "/// html | div.mock-card__asked",
+            "",
+            *[f"- {phrasing}" for phrasing in interviewer_phrasings(question)],
+            "",
+            "///",
             "",
             "/// html | div.mock-card__answer",
             "",

@@ -116,3 +116,21 @@ def test_a_question_no_note_asks_says_so_in_place_of_asked_as():
     assert question.asked_as_plain_label.startswith('A common interview question, not in the notes: "What')
     (cited,) = parse(PAGE, "week-1/memory.md")
     assert cited.in_notes and cited.asked_as_plain_label.startswith('Asked as: "What is a view?"')
+
+
+def test_the_phrasings_are_the_quoted_questions_without_quotes_or_tags():
+    page = PAGE.replace(
+        '"What is a view?" (Day 1, Q1)',
+        '"What is "a view"? Give `x.t()` as an example." (Day 1, Q1) · "Is it a copy?" (Review, Q2)',
+    )
+    (cited,) = parse(page, "week-1/memory.md")
+    assert cited.phrasings == [
+        'What is "a view"? Give `x.t()` as an example.',
+        "Is it a copy?",
+        "clone vs view?",
+    ]
+    (reader,) = parse(NOT_IN_NOTES, "week-1/autograd.md")
+    assert reader.phrasings == [
+        "What does `retain_graph=True` do?",
+        "Trying to backward through the graph a second time?",
+    ]

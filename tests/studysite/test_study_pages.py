@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from studysite.questions import parse
-from studysite.study_pages import corrections_index, mock_page, study_page
+from studysite.study_pages import (
+    corrections_index,
+    interviewer_phrasings,
+    is_asked,
+    mock_page,
+    study_page,
+)
 
 PAGE = """# Day 1 — Memory
 
@@ -60,3 +66,24 @@ def test_the_mock_pool_holds_each_question_with_its_short_answer():
     assert '//// html | div.mock-card[data-question-id="view-vs-copy" data-topic="Day 1 — Memory"]' in text
     assert '!!! short-answer "Short answer"\n    A view shares storage.' in text
     assert "[Full answer, with the code that proves it](week-1/memory.md#view-vs-copy)" in text
+
+
+def test_the_mock_asks_in_the_interviewers_words_never_a_quoted_error_message():
+    page = PAGE.replace(
+        '"What is a view?" (Day 1, Q1)',
+        '"What is a view?" (Day 1, Q1) · "Tensors share storage. Explain `x.t()`." (Review, Q1) · '
+        '"RuntimeError: view size is not compatible" (Review, Q2)',
+    )
+    text = mock_page(parse(page, "week-1/memory.md"), TITLES)
+    asked = text.split("/// html | div.mock-card__asked\n\n", 1)[1].split("\n\n///", 1)[0]
+    assert asked.split("\n") == ["- What is a view?", "- Tensors share storage. Explain `x.t()`."]
+    assert is_asked("Name two tensors you forgot to move.") and is_asked("Is it *contiguous*?")
+    assert not is_asked("Expected to have finished reduction in the prior iteration")
+
+
+def test_every_question_on_the_site_can_be_asked_in_the_interviewers_words(root):
+    found = []
+    for path in sorted((root / "docs").rglob("*.md")):
+        found += parse(path.read_text(encoding="utf-8"), path.relative_to(root / "docs").as_posix())
+    assert len(found) > 70
+    assert [q.url for q in found if not interviewer_phrasings(q)] == []
