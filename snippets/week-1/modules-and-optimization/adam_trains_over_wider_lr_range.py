@@ -56,7 +56,8 @@ assert 1 <= len(momentum) <= 3  # at most a decade (2 rates in seeds 0-5)
 assert len(adam) >= max(4, len(momentum) + 2)  # 1.5 decades or more
 # --8<-- [end:gist]
 for name, ok in trained.items():
-    span = f"{min(ok):.0e} to {max(ok):.0e}" if ok else "none"
+    decades = math.log10(max(ok) / min(ok)) if ok else 0.0
+    span = f"{min(ok):.0e} to {max(ok):.0e} ({decades:.1f} decades)" if ok else "none"
     print(f"{name:21}: loss < {TARGET} in {STEPS} steps at lr {span}")
 
 fig, ax = plt.subplots(figsize=(4.8, 3))

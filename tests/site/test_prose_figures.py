@@ -1,0 +1,297 @@
+"""Every measured number a page's prose states is one its snippets print, or a bound one asserts.
+
+A figure typed into a paragraph from one run outside the engine ("agree on 14 of 15 picks" where the
+build prints 13) or from one seed's draw goes stale without anyone noticing: the snippet is re-run
+on every build, the sentence is not. Here each page's prose (not its code, headings, *Asked as*
+quotes or drills) is read for the numbers that measure something (a decimal, a percentage, a
+multiplier, a count "N of M", a quantity of time or memory, a number written in scientific
+notation) and each must be shown on the same page: printed by one of its snippets (a CUDA snippet's
+GPU recording counts), in a figure's title, or written in the code of one of its snippets: an input
+it sets ("150 ms" slow reads), or a bound an assert holds, the range the proof keeps for every seed
+(comments do not count). A number the prose states for another reason (a documented default,
+arithmetic on the page's own numbers, a hardware specification) is listed in `NOT_MEASURED` with its
+source. A range measured over seeds outside the engine ("37 to 106 times over seeds 0 to 5") is
+neither printed nor asserted: state the asserted bound instead, and let the output show this draw.
+A lab's prose, in its notebook's Markdown cells, is not read here.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import math
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from docexec import config
+from docexec.directives import directives
+from docexec.execution.engine import Engine
+from docexec.site import SiteBuild, engine_results
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+
+# Numbers the prose states that no snippet measures, each with its source. Keyed by page (under
+# docs/) and the number as the prose writes it; a key that no longer matches a sentence fails, so the
+# list stays reviewed.
+NOT_MEASURED: dict[tuple[str, str], str] = {
+    ("week-1/modules-and-optimization.md", "27.6"): "ln(1e-12) = -27.63, where BCELoss's backward floor "
+    "of p * (1 - p) at 1e-12, which the sentence names, takes over: arithmetic from the text",
+    ("week-2/day-6/worker-memory-and-transfer.md", "18.4"): "32 x 3 x 224 x 224 float32 values = "
+    "19,267,584 bytes = 18.375 MiB: arithmetic from the batch shape the sentence gives",
+    ("week-2/day-6/workers-and-the-gil.md", "20%"): "the review question's own figure, quoted in the "
+    "*Asked as* above it (Review: 'Your GPU utilization is low (20%)')",
+    ("week-2/day-9/bottlenecks-leaks-and-hangs.md", "6"): "NVML's documented sample period for "
+    "utilization, 1/6 s to 1 s (nvmlDeviceGetUtilizationRates in the NVML API reference)",
+    ("week-2/day-9/nan-loss-and-gradcheck.md", "16.636"): "24 ln 2 = 16.636: float32's 24-bit "
+    "significand, arithmetic from the sentence",
+    ("week-2/day-9/timing-flops-and-tensor-cores.md", "7.0"): "compute capability of Volta, NVIDIA's "
+    "table of CUDA GPUs (developer.nvidia.com/cuda-gpus)",
+    ("week-2/day-9/timing-flops-and-tensor-cores.md", "7.5"): "compute capability of Turing, the same table",
+    ("week-2/day-9/timing-flops-and-tensor-cores.md", "9.0"): "compute capability of Hopper, the same table",
+    ("week-2/day-9/training-curves-and-eval-mode.md", "0.99"): "Keras' BatchNormalization momentum, its "
+    "documented default, as the sentence says; 1 - 0.99^60 = 45% is arithmetic",
+    ("week-2/day-9/visualizing-models.md", "25%"): "chance for the page's four classes: 1/4",
+}
+
+NUMBER = r"\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?"
+UNIT = (
+    r"(?:%|×|x\b|times\b|ms\b|µs\b|us\b|ns\b|s\b|seconds?\b|minutes?\b|MB\b|MiB\b|GB\b|GiB\b|KB\b|"
+    r"KiB\b|kB\b|TB\b|bytes\b|TFLOPS\b|GFLOPS\b|FLOPs?\b|samples/s\b|decades?\b)"
+)
+TOKEN = re.compile(rf"(?<![\w.]){NUMBER}(?![\w.]*\d)")
+FOLLOWED_BY_UNIT = re.compile(rf"\s?{UNIT}")
+# The first end of a range whose unit comes after the second ("40 to 100 times", "47% to 54%"), and
+# a count out of a total ("14 of 15 picks").
+RANGE_START = re.compile(rf"\s?(?:to|–|-|and)\s?(?:over |about |under )?{NUMBER}\s?{UNIT}")
+COUNT = re.compile(r"\s+of\s+\d")
+VERSION = re.compile(
+    r"(?:torch|PyTorch|Python|CUDA|cuDNN|NCCL|Triton|numpy|NumPy|MkDocs|mkdocs|Material|version|release"
+    r"|builds with|sm_|PEP|Day|Week|Q)(?:\s+(?:before|since|up to|from))?\s*$",
+)
+# A percentage may be printed as a fraction, milliseconds as seconds.
+SCALES = {"%": (1.0, 100.0), "ms": (1.0, 1e3), "µs": (1.0, 1e6), "us": (1.0, 1e6), "ns": (1.0, 1e9)}
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+DRILL = re.compile(r"^#{2,3} Practice\b")
+HEADING = re.compile(r"^(#+)\s")
+
+
+@dataclasses.dataclass(frozen=True)
+class Stated:
+    """A measured number as a page's prose states it."""
+
+    page: str  # under docs/
+    line: int
+    text: str  # as written: "1.3", "61%", "3e-3"
+    value: float
+    scales: tuple[float, ...]  # what a printed number is multiplied by to be in the prose's unit
+    sentence: str
+
+    def where(self) -> str:
+        return f"docs/{self.page}:{self.line}: {self.text!r} in {self.sentence!r}"
+
+
+def _prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
+    """The page's lines that are prose: not front matter, code, %run lines, headings, *Asked as*
+    quotes or a drill's section; inline code, links' targets and math left out."""
+    lines = markdown.splitlines()
+    fence = None
+    quote = False
+    drill_level = 0
+    start = 0
+    if lines and lines[0].strip() == "---":
+        start = next((i + 1 for i in range(1, len(lines)) if lines[i].strip() == "---"), 0)
+    for index in range(start, len(lines)):
+        line = lines[index]
+        opened = FENCE.match(line)
+        if fence:
+            if opened and opened.group(1).startswith(fence):
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        heading = HEADING.match(line)
+        if heading:
+            level = len(heading.group(1))
+            if DRILL.match(line):
+                drill_level = level
+            elif drill_level and level <= drill_level:
+                drill_level = 0
+            continue
+        if drill_level:
+            continue
+        if line.lstrip().startswith("*Asked as:*"):
+            quote = True
+        if quote:
+            quote = bool(line.strip())
+            continue
+        if line.lstrip().startswith(("%run", "///", "<")):
+            continue
+        yield index + 1, _plain(line)
+
+
+def _plain(line: str) -> str:
+    line = re.sub(r"`[^`]*`", " ", line)  # inline code
+    line = re.sub(r"\$[^$]+\$", " ", line)  # math
+    line = re.sub(r"\]\([^)]*\)", "]", line)  # a link's target
+    line = re.sub(r"\{[^}]*\}", " ", line)  # attribute lists
+    line = re.sub(r"\b\d{4}-\d{2}(?:-\d{2})?\b", " ", line)  # dates
+    line = re.sub(r"\"[^\"]*\"|“[^”]*”", " ", line)  # quoted from a source: its claim, not the page's
+    return line.replace("\u2009", " ").replace("\u00a0", " ")
+
+
+def _value(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def stated_numbers(page: str, markdown: str) -> list[Stated]:
+    found = []
+    previous = ""
+    for line, text in _prose_lines(markdown):
+        for match in TOKEN.finditer(text):
+            number, after = match.group(), text[match.end() :]
+            before = text[: match.start()]
+            if not before.strip():
+                before = previous  # "torch" may end the line above
+            unit = FOLLOWED_BY_UNIT.match(after)
+            measured = (
+                unit is not None
+                or "." in number
+                or "e" in number
+                or RANGE_START.match(after) is not None
+                or COUNT.match(after) is not None
+            )
+            if not measured or VERSION.search(before):
+                continue
+            named = unit.group().strip() if unit else ""
+            if re.match(rf"\s?(?:to|–|-|and)\s?{NUMBER}\s?%", after):
+                named = "%"  # "47 to 54 %"
+            found.append(
+                Stated(
+                    page,
+                    line,
+                    number + ("%" if unit is not None and "%" in unit.group() else ""),  # its key
+                    _value(number),
+                    SCALES.get(named, (1.0,)),
+                    text[max(0, match.start() - 60) : match.end() + 40].strip(),
+                )
+            )
+        previous = text
+    return found
+
+
+def _numbers_in(text: str) -> set[float]:
+    return {_value(match) for match in re.findall(rf"(?<![\w.]){NUMBER}", text.replace("_", ""))}
+
+
+def written_numbers(source: str) -> set[float]:
+    """The numbers a snippet's code is written with: the inputs it sets (``torch.randn(4096, 4096)``)
+    and the bounds its asserts hold, directly or through a name (``BOUND = 1.3``); not its comments."""
+    try:
+        return _literals(ast.parse(source))
+    except SyntaxError:
+        return set()
+
+
+def _literals(node: ast.AST) -> set[float]:
+    return {
+        float(part.value)
+        for part in ast.walk(node)
+        if isinstance(part, ast.Constant) and isinstance(part.value, int | float) and not isinstance(
+            part.value, bool
+        )
+    }
+
+
+def _decimals(text: str) -> int:
+    mantissa = text.rstrip("%").split("e")[0]
+    return len(mantissa.split(".")[1]) if "." in mantissa else 0
+
+
+def shown(stated: Stated, printed: set[float], written: set[float]) -> bool:
+    """Whether ``stated`` is a number printed on its page (to the precision the prose gives it, a
+    percentage also as a fraction) or a bound an assert is written with."""
+    scales = stated.scales
+    if "e" in stated.text:
+        return any(math.isclose(n, stated.value, rel_tol=0.05) for n in printed | written)
+    half = 0.5 * 10 ** -_decimals(stated.text) * (1 + 1e-9)
+    return any(
+        abs(n * scale - stated.value) <= half for n in printed for scale in scales
+    ) or any(math.isclose(n * scale, stated.value, rel_tol=1e-9) for n in written for scale in scales)
+
+
+def _pages() -> dict[str, str]:
+    return {
+        path.relative_to(DOCS).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(DOCS.rglob("*.md"))
+        if directives(path.read_text(encoding="utf-8").splitlines(), "snippets")
+    }
+
+
+def test_a_measured_number_is_found_in_prose():
+    page = "Both agree on 14 of 15 picks, 1.3 times faster, 61% of the time, 40 to 100 times, 3e-3 lr."
+    texts = [s.text for s in stated_numbers("p.md", page)]
+    assert texts == ["14", "1.3", "61%", "40", "100", "3e-3"]
+
+
+def test_code_versions_dates_and_quotes_are_not_prose_figures():
+    page = "\n".join(
+        [
+            "*Asked as:* \"why 2.5 times?\"",
+            "",
+            "In torch 2.13 on Day 6 (2026-11-25), Q4, `x * 1.5` and $0.99^{60}$.",
+            "```python",
+            "y = 3.5",
+            "```",
+            "### Practice: a drill { #drill-x }",
+            "within 1e-6",
+            "## Next { #next }",
+            "It ran 2.5 times faster.",
+        ]
+    )
+    assert [(s.line, s.text) for s in stated_numbers("p.md", page)] == [(10, "2.5")]
+
+
+def test_a_number_is_shown_if_printed_to_its_precision_or_written():
+    (stated,) = stated_numbers("p.md", "It is 1.3 times faster.")
+    assert shown(stated, _numbers_in("ratio 1.31x"), set())
+    assert not shown(stated, _numbers_in("ratio 1.36x"), set())
+    assert shown(stated, set(), written_numbers("assert ratio >= 1.3"))
+    assert shown(stated, set(), written_numbers("BOUND = 1.3\nassert ratio >= BOUND, ratio"))
+    (percent,) = stated_numbers("p.md", "It agrees 61% of the time.")
+    assert shown(percent, _numbers_in("agreement 0.612"), set())
+
+
+@pytest.mark.site_build  # it runs every page's snippets (from the cache the snippet tests filled)
+def test_every_measured_number_in_the_prose_is_shown_on_its_page():
+    settings = config.from_environment(ROOT)
+    engine = Engine(ROOT, settings)
+    try:
+        site = SiteBuild.of_engine(engine, engine_results(engine, progress=False), "docs").plan(_pages())
+    finally:
+        engine.close()
+    unshown, used = [], set()
+    for uri, plan in site.pages.items():
+        printed: set[float] = set()
+        written: set[float] = set()
+        for use in plan.uses:
+            result = use.recording.result if use.recording is not None else use.result
+            printed |= _numbers_in(result.output)
+            printed |= _numbers_in(" ".join(figure.title for figure in result.figures))
+            if result.exception is not None:
+                printed |= _numbers_in(result.exception.message)
+            written |= written_numbers(use.source)
+        for stated in stated_numbers(uri, site.markdown[uri]):
+            if (uri, stated.text) in NOT_MEASURED:
+                used.add((uri, stated.text))
+            elif not shown(stated, printed, written):
+                unshown.append(stated.where())
+    assert not unshown, (
+        "numbers in the prose that no snippet on the page prints or asserts: print the figure, state the "
+        "range the snippet asserts, or list it in NOT_MEASURED with its source:\n" + "\n".join(unshown)
+    )
+    assert not set(NOT_MEASURED) - used, f"listed but no longer stated: {sorted(set(NOT_MEASURED) - used)}"
