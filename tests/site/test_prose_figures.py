@@ -40,6 +40,8 @@ DOCS = ROOT / "docs"
 NOT_MEASURED: dict[tuple[str, str], str] = {
     ("week-1/modules-and-optimization.md", "27.6"): "ln(1e-12) = -27.63, where BCELoss's backward floor "
     "of p * (1 - p) at 1e-12, which the sentence names, takes over: arithmetic from the text",
+    ("week-1/modules-and-optimization.md", "128"): "a sum over a batch of 128 is 128 times its mean: the "
+    "batch size the snippet sets, as the sentence says",
     ("week-2/day-6/worker-memory-and-transfer.md", "18.4"): "32 x 3 x 224 x 224 float32 values = "
     "19,267,584 bytes = 18.375 MiB: arithmetic from the batch shape the sentence gives",
     ("week-2/day-6/workers-and-the-gil.md", "20%"): "the review question's own figure, quoted in the "
@@ -48,6 +50,10 @@ NOT_MEASURED: dict[tuple[str, str], str] = {
     "utilization, 1/6 s to 1 s (nvmlDeviceGetUtilizationRates in the NVML API reference)",
     ("week-2/day-9/nan-loss-and-gradcheck.md", "16.636"): "24 ln 2 = 16.636: float32's 24-bit "
     "significand, arithmetic from the sentence",
+    ("week-2/day-9/nan-loss-and-gradcheck.md", "6e-8"): "float32's unit roundoff, 2^-24 = 5.96e-8 "
+    "(torch.finfo(torch.float32).eps / 2)",
+    ("week-2/day-9/nan-loss-and-gradcheck.md", "2e-6"): "2 * eps, gradcheck's documented default "
+    "eps=1e-6, which the sentence names: the central difference's denominator",
     ("week-2/day-9/timing-flops-and-tensor-cores.md", "7.0"): "compute capability of Volta, NVIDIA's "
     "table of CUDA GPUs (developer.nvidia.com/cuda-gpus)",
     ("week-2/day-9/timing-flops-and-tensor-cores.md", "7.5"): "compute capability of Turing, the same table",
@@ -66,7 +72,7 @@ TOKEN = re.compile(rf"(?<![\w.]){NUMBER}(?![\w.]*\d)")
 FOLLOWED_BY_UNIT = re.compile(rf"\s?{UNIT}")
 # The first end of a range whose unit comes after the second ("40 to 100 times", "47% to 54%"), and
 # a count out of a total ("14 of 15 picks").
-RANGE_START = re.compile(rf"\s?(?:to|–|-|and)\s?(?:over |about |under )?{NUMBER}\s?{UNIT}")
+RANGE_START = re.compile(rf"\s?(?:to|–|-|and)\s?(?:over |about |under )?{NUMBER}(?:\s?{UNIT}|\s+of\s+\d)")
 COUNT = re.compile(r"\s+of\s+\d")
 VERSION = re.compile(
     r"(?:torch|PyTorch|Python|CUDA|cuDNN|NCCL|Triton|numpy|NumPy|MkDocs|mkdocs|Material|version|release"
@@ -74,6 +80,8 @@ VERSION = re.compile(
 )
 # A percentage may be printed as a fraction, milliseconds as seconds.
 SCALES = {"%": (1.0, 100.0), "ms": (1.0, 1e3), "µs": (1.0, 1e6), "us": (1.0, 1e6), "ns": (1.0, 1e9)}
+RATIOS = {"%", "×", "x", "times", "decade", "decades"}
+DIMENSION = re.compile(rf"\s?[×x]\s?{NUMBER}")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 DRILL = re.compile(r"^#{2,3} Practice\b")
 HEADING = re.compile(r"^(#+)\s")
@@ -88,6 +96,7 @@ class Stated:
     text: str  # as written: "1.3", "61%", "3e-3"
     value: float
     scales: tuple[float, ...]  # what a printed number is multiplied by to be in the prose's unit
+    ratio: bool  # "times", "%": a result, never an input the snippet sets
     sentence: str
 
     def where(self) -> str:
@@ -135,6 +144,7 @@ def _prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
 
 
 def _plain(line: str) -> str:
+    line = re.sub(rf"`[-−]?({NUMBER})`", r"\1", line)  # a figure set in code font: `1e-25`
     line = re.sub(r"`[^`]*`", " ", line)  # inline code
     line = re.sub(r"\$[^$]+\$", " ", line)  # math
     line = re.sub(r"\]\([^)]*\)", "]", line)  # a link's target
@@ -150,26 +160,24 @@ def _value(text: str) -> float:
 
 def stated_numbers(page: str, markdown: str) -> list[Stated]:
     found = []
-    previous = ""
-    for line, text in _prose_lines(markdown):
+    lines = list(_prose_lines(markdown))
+    for index, (line, text) in enumerate(lines):
+        following = lines[index + 1][1] if index + 1 < len(lines) else ""
         for match in TOKEN.finditer(text):
-            number, after = match.group(), text[match.end() :]
+            number = match.group()
+            after = text[match.end() :] + " " + following  # "47% to" may end the line
             before = text[: match.start()]
-            if not before.strip():
-                before = previous  # "torch" may end the line above
+            if not before.strip() and index:
+                before = lines[index - 1][1]  # "torch" may end the line above
             unit = FOLLOWED_BY_UNIT.match(after)
-            measured = (
-                unit is not None
-                or "." in number
-                or "e" in number
-                or RANGE_START.match(after) is not None
-                or COUNT.match(after) is not None
-            )
+            if unit is not None and DIMENSION.match(after):
+                continue  # "4096 × 4096": a shape the snippet sets
+            ranged = RANGE_START.match(after)
+            measured = unit or "." in number or "e" in number or ranged or COUNT.match(after)
             if not measured or VERSION.search(before):
                 continue
-            named = unit.group().strip() if unit else ""
-            if re.match(rf"\s?(?:to|–|-|and)\s?{NUMBER}\s?%", after):
-                named = "%"  # "47 to 54 %"
+            named = (unit or ranged).group().split()[-1] if (unit or ranged) else ""
+            named = "%" if named.endswith("%") else named
             found.append(
                 Stated(
                     page,
@@ -177,10 +185,10 @@ def stated_numbers(page: str, markdown: str) -> list[Stated]:
                     number + ("%" if unit is not None and "%" in unit.group() else ""),  # its key
                     _value(number),
                     SCALES.get(named, (1.0,)),
+                    named in RATIOS,
                     text[max(0, match.start() - 60) : match.end() + 40].strip(),
                 )
             )
-        previous = text
     return found
 
 
@@ -188,13 +196,31 @@ def _numbers_in(text: str) -> set[float]:
     return {_value(match) for match in re.findall(rf"(?<![\w.]){NUMBER}", text.replace("_", ""))}
 
 
-def written_numbers(source: str) -> set[float]:
-    """The numbers a snippet's code is written with: the inputs it sets (``torch.randn(4096, 4096)``)
-    and the bounds its asserts hold, directly or through a name (``BOUND = 1.3``); not its comments."""
+def written_numbers(source: str) -> tuple[set[float], set[float]]:
+    """The numbers a snippet's code is written with (not its comments): those its asserts hold,
+    directly or through a module-level name (``BOUND = 1.3`` ... ``assert ratio >= BOUND``), and
+    all of them, the inputs it sets (``torch.randn(4096, 4096)``) included."""
     try:
-        return _literals(ast.parse(source))
+        tree = ast.parse(source)
     except SyntaxError:
-        return set()
+        return set(), set()
+    constants: dict[str, set[float]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    constants[target.id] = _literals(node.value)
+    asserted: set[float] = set()
+    for node in ast.walk(tree):
+        checks = isinstance(node, ast.Assert) or (
+            isinstance(node, ast.Call) and "assert" in ast.unparse(node.func).lower()
+        )
+        if checks:
+            asserted |= _literals(node)
+            for name in ast.walk(node):
+                if isinstance(name, ast.Name):
+                    asserted |= constants.get(name.id, set())
+    return asserted, _literals(tree)
 
 
 def _literals(node: ast.AST) -> set[float]:
@@ -212,16 +238,16 @@ def _decimals(text: str) -> int:
     return len(mantissa.split(".")[1]) if "." in mantissa else 0
 
 
-def shown(stated: Stated, printed: set[float], written: set[float]) -> bool:
-    """Whether ``stated`` is a number printed on its page (to the precision the prose gives it, a
-    percentage also as a fraction) or a bound an assert is written with."""
-    scales = stated.scales
+def shown(stated: Stated, printed: set[float], asserted: set[float], written: set[float]) -> bool:
+    """Whether ``stated`` is printed on its page (to the precision the prose gives it, a percentage
+    also as a fraction), a bound an assert holds, or, unless it is a ratio, an input a snippet sets."""
+    exact = asserted if stated.ratio else asserted | written
     if "e" in stated.text:
-        return any(math.isclose(n, stated.value, rel_tol=0.05) for n in printed | written)
+        return any(math.isclose(n, stated.value, rel_tol=0.05) for n in printed | exact)
     half = 0.5 * 10 ** -_decimals(stated.text) * (1 + 1e-9)
-    return any(
-        abs(n * scale - stated.value) <= half for n in printed for scale in scales
-    ) or any(math.isclose(n * scale, stated.value, rel_tol=1e-9) for n in written for scale in scales)
+    return any(abs(n * scale - stated.value) <= half for n in printed for scale in stated.scales) or any(
+        math.isclose(n * scale, stated.value, rel_tol=1e-9) for n in exact for scale in stated.scales
+    )
 
 
 def _pages() -> dict[str, str]:
@@ -258,12 +284,15 @@ def test_code_versions_dates_and_quotes_are_not_prose_figures():
 
 def test_a_number_is_shown_if_printed_to_its_precision_or_written():
     (stated,) = stated_numbers("p.md", "It is 1.3 times faster.")
-    assert shown(stated, _numbers_in("ratio 1.31x"), set())
-    assert not shown(stated, _numbers_in("ratio 1.36x"), set())
-    assert shown(stated, set(), written_numbers("assert ratio >= 1.3"))
-    assert shown(stated, set(), written_numbers("BOUND = 1.3\nassert ratio >= BOUND, ratio"))
+    assert shown(stated, _numbers_in("ratio 1.31x"), set(), set())
+    assert not shown(stated, _numbers_in("ratio 1.36x"), set(), set())
+    assert shown(stated, set(), *written_numbers("assert ratio >= 1.3"))
+    assert shown(stated, set(), *written_numbers("BOUND = 1.3\nassert ratio >= BOUND, ratio"))
+    assert not shown(stated, set(), *written_numbers("x = torch.full((3,), 1.3)  # an input, not a bound"))
     (percent,) = stated_numbers("p.md", "It agrees 61% of the time.")
-    assert shown(percent, _numbers_in("agreement 0.612"), set())
+    assert shown(percent, _numbers_in("agreement 0.612"), set(), set())
+    (slow,) = stated_numbers("p.md", "every 7th read takes 150 ms")
+    assert shown(slow, set(), *written_numbers("time.sleep(0.150)"))
 
 
 @pytest.mark.site_build  # it runs every page's snippets (from the cache the snippet tests filled)
@@ -277,6 +306,7 @@ def test_every_measured_number_in_the_prose_is_shown_on_its_page():
     unshown, used = [], set()
     for uri, plan in site.pages.items():
         printed: set[float] = set()
+        asserted: set[float] = set()
         written: set[float] = set()
         for use in plan.uses:
             result = use.recording.result if use.recording is not None else use.result
@@ -284,11 +314,13 @@ def test_every_measured_number_in_the_prose_is_shown_on_its_page():
             printed |= _numbers_in(" ".join(figure.title for figure in result.figures))
             if result.exception is not None:
                 printed |= _numbers_in(result.exception.message)
-            written |= written_numbers(use.source)
+            bounds, inputs = written_numbers(use.source)
+            asserted |= bounds
+            written |= inputs
         for stated in stated_numbers(uri, site.markdown[uri]):
             if (uri, stated.text) in NOT_MEASURED:
                 used.add((uri, stated.text))
-            elif not shown(stated, printed, written):
+            elif not shown(stated, printed, asserted, written):
                 unshown.append(stated.where())
     assert not unshown, (
         "numbers in the prose that no snippet on the page prints or asserts: print the figure, state the "
