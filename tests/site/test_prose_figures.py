@@ -104,8 +104,8 @@ class Stated:
 
 
 def _prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
-    """The page's lines that are prose: not front matter, code, %run lines, headings, *Asked as*
-    quotes or a drill's section; inline code, links' targets and math left out."""
+    """The page's lines that are prose: not front matter, code, %run lines, headings, the questions
+    quoted (*Asked as*) or a drill's section; inline code, links' targets and math left out."""
     lines = markdown.splitlines()
     fence = None
     quote = False
@@ -133,7 +133,7 @@ def _prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
             continue
         if drill_level:
             continue
-        if line.lstrip().startswith("*Asked as:*"):
+        if line.lstrip().startswith(("*Asked as:*", "*A common interview question")):
             quote = True
         if quote:
             quote = bool(line.strip())
