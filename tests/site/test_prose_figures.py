@@ -66,7 +66,7 @@ NOT_MEASURED: dict[tuple[str, str], str] = {
 NUMBER = r"\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?"
 UNIT = (
     r"(?:%|×|x\b|times\b|ms\b|µs\b|us\b|ns\b|s\b|seconds?\b|minutes?\b|MB\b|MiB\b|GB\b|GiB\b|KB\b|"
-    r"KiB\b|kB\b|TB\b|bytes\b|TFLOPS\b|GFLOPS\b|FLOPs?\b|samples/s\b|decades?\b)"
+    r"KiB\b|kB\b|TB\b|bytes\b|TFLOPS\b|GFLOPS\b|FLOPs?\b|samples/s\b|decades?\b|orders?\b)"
 )
 TOKEN = re.compile(rf"(?<![\w.]){NUMBER}(?![\w.]*\d)")
 FOLLOWED_BY_UNIT = re.compile(rf"\s?{UNIT}")
@@ -80,7 +80,8 @@ VERSION = re.compile(
 )
 # A percentage may be printed as a fraction, milliseconds as seconds.
 SCALES = {"%": (1.0, 100.0), "ms": (1.0, 1e3), "µs": (1.0, 1e6), "us": (1.0, 1e6), "ns": (1.0, 1e9)}
-RATIOS = {"%", "×", "x", "times", "decade", "decades"}
+RATIOS = {"%", "×", "x", "times", "decade", "decades", "order", "orders"}
+MAGNITUDES = {"order", "orders", "decade", "decades"}  # held to a printed number's power of ten
 DIMENSION = re.compile(rf"\s?[×x]\s?{NUMBER}")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 DRILL = re.compile(r"^#{2,3} Practice\b")
@@ -97,6 +98,7 @@ class Stated:
     value: float
     scales: tuple[float, ...]  # what a printed number is multiplied by to be in the prose's unit
     ratio: bool  # "times", "%": a result, never an input the snippet sets
+    magnitude: bool  # "25 orders of magnitude": a printed 1.6e-25 shows it
     sentence: str
 
     def where(self) -> str:
@@ -186,6 +188,7 @@ def stated_numbers(page: str, markdown: str) -> list[Stated]:
                     _value(number),
                     SCALES.get(named, (1.0,)),
                     named in RATIOS,
+                    named in MAGNITUDES,
                     text[max(0, match.start() - 60) : match.end() + 40].strip(),
                 )
             )
@@ -242,6 +245,8 @@ def shown(stated: Stated, printed: set[float], asserted: set[float], written: se
     """Whether ``stated`` is printed on its page (to the precision the prose gives it, a percentage
     also as a fraction), a bound an assert holds, or, unless it is a ratio, an input a snippet sets."""
     exact = asserted if stated.ratio else asserted | written
+    if stated.magnitude:
+        printed = printed | {abs(math.log10(abs(n))) for n in printed | asserted if n}
     if "e" in stated.text:
         return any(math.isclose(n, stated.value, rel_tol=0.05) for n in printed | exact)
     half = 0.5 * 10 ** -_decimals(stated.text) * (1 + 1e-9)
@@ -291,6 +296,9 @@ def test_a_number_is_shown_if_printed_to_its_precision_or_written():
     assert not shown(stated, set(), *written_numbers("x = torch.full((3,), 1.3)  # an input, not a bound"))
     (percent,) = stated_numbers("p.md", "It agrees 61% of the time.")
     assert shown(percent, _numbers_in("agreement 0.612"), set(), set())
+    (orders,) = stated_numbers("p.md", "it shrinks by 25 orders of magnitude")
+    assert shown(orders, _numbers_in("ratio 1.6e-25"), set(), set())
+    assert not shown(orders, _numbers_in("ratio 1.6e-20"), set(), set())
     (slow,) = stated_numbers("p.md", "every 7th read takes 150 ms")
     assert shown(slow, set(), *written_numbers("time.sleep(0.150)"))
 
