@@ -12,7 +12,7 @@ it sets ("150 ms" slow reads), or a bound an assert holds, the range the proof k
 arithmetic on the page's own numbers, a hardware specification) is listed in `NOT_MEASURED` with its
 source. A range measured over seeds outside the engine ("37 to 106 times over seeds 0 to 5") is
 neither printed nor asserted: state the asserted bound instead, and let the output show this draw.
-A lab's prose, in its notebook's Markdown cells, is not read here.
+A lab's prose is its Markdown cells, held to the lab's own output.
 """
 
 from __future__ import annotations
@@ -29,38 +29,40 @@ import pytest
 from docexec import config
 from docexec.directives import directives
 from docexec.execution.engine import Engine
-from docexec.site import SiteBuild, engine_results
+from docexec.site import SiteBuild, Use, engine_results, lab_snippets
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
-# Numbers the prose states that no snippet measures, each with its source. Keyed by page (under
-# docs/) and the number as the prose writes it; a key that no longer matches a sentence fails, so the
+# Numbers the prose states that no snippet measures, each with its source. Keyed by page and the
+# number as the prose writes it; a key that no longer matches a sentence fails, so the
 # list stays reviewed.
 NOT_MEASURED: dict[tuple[str, str], str] = {
-    ("week-1/modules-and-optimization.md", "27.6"): "ln(1e-12) = -27.63, where BCELoss's backward floor "
+    ("docs/week-1/modules-and-optimization.md", "27.6"): "ln(1e-12) = -27.63, where BCELoss's backward floor "
     "of p * (1 - p) at 1e-12, which the sentence names, takes over: arithmetic from the text",
-    ("week-1/modules-and-optimization.md", "128"): "a sum over a batch of 128 is 128 times its mean: the "
-    "batch size the snippet sets, as the sentence says",
-    ("week-2/day-6/worker-memory-and-transfer.md", "18.4"): "32 x 3 x 224 x 224 float32 values = "
+    ("docs/week-1/modules-and-optimization.md", "128"): "a sum over a batch of 128 is 128 times "
+    "its mean: the batch size the snippet sets, as the sentence says",
+    ("docs/week-2/day-6/worker-memory-and-transfer.md", "18.4"): "32 x 3 x 224 x 224 float32 values = "
     "19,267,584 bytes = 18.375 MiB: arithmetic from the batch shape the sentence gives",
-    ("week-2/day-6/workers-and-the-gil.md", "20%"): "the review question's own figure, quoted in the "
+    ("docs/week-2/day-6/workers-and-the-gil.md", "20%"): "the review question's own figure, quoted in the "
     "*Asked as* above it (Review: 'Your GPU utilization is low (20%)')",
-    ("week-2/day-9/bottlenecks-leaks-and-hangs.md", "6"): "NVML's documented sample period for "
+    ("docs/week-2/day-9/bottlenecks-leaks-and-hangs.md", "6"): "NVML's documented sample period for "
     "utilization, 1/6 s to 1 s (nvmlDeviceGetUtilizationRates in the NVML API reference)",
-    ("week-2/day-9/nan-loss-and-gradcheck.md", "16.636"): "24 ln 2 = 16.636: float32's 24-bit "
+    ("docs/week-2/day-9/nan-loss-and-gradcheck.md", "16.636"): "24 ln 2 = 16.636: float32's 24-bit "
     "significand, arithmetic from the sentence",
-    ("week-2/day-9/nan-loss-and-gradcheck.md", "6e-8"): "float32's unit roundoff, 2^-24 = 5.96e-8 "
+    ("docs/week-2/day-9/nan-loss-and-gradcheck.md", "6e-8"): "float32's unit roundoff, 2^-24 = 5.96e-8 "
     "(torch.finfo(torch.float32).eps / 2)",
-    ("week-2/day-9/nan-loss-and-gradcheck.md", "2e-6"): "2 * eps, gradcheck's documented default "
+    ("docs/week-2/day-9/nan-loss-and-gradcheck.md", "2e-6"): "2 * eps, gradcheck's documented default "
     "eps=1e-6, which the sentence names: the central difference's denominator",
-    ("week-2/day-9/timing-flops-and-tensor-cores.md", "7.0"): "compute capability of Volta, NVIDIA's "
+    ("docs/week-2/day-9/timing-flops-and-tensor-cores.md", "7.0"): "compute capability of Volta, NVIDIA's "
     "table of CUDA GPUs (developer.nvidia.com/cuda-gpus)",
-    ("week-2/day-9/timing-flops-and-tensor-cores.md", "7.5"): "compute capability of Turing, the same table",
-    ("week-2/day-9/timing-flops-and-tensor-cores.md", "9.0"): "compute capability of Hopper, the same table",
-    ("week-2/day-9/training-curves-and-eval-mode.md", "0.99"): "Keras' BatchNormalization momentum, its "
+    ("docs/week-2/day-9/timing-flops-and-tensor-cores.md", "7.5"): "compute capability of Turing, "
+    "the same table",
+    ("docs/week-2/day-9/timing-flops-and-tensor-cores.md", "9.0"): "compute capability of Hopper, "
+    "the same table",
+    ("docs/week-2/day-9/training-curves-and-eval-mode.md", "0.99"): "Keras' BatchNormalization momentum, its "
     "documented default, as the sentence says; 1 - 0.99^60 = 45% is arithmetic",
-    ("week-2/day-9/visualizing-models.md", "25%"): "chance for the page's four classes: 1/4",
+    ("docs/week-2/day-9/visualizing-models.md", "25%"): "chance for the page's four classes: 1/4",
 }
 
 NUMBER = r"\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?"
@@ -92,7 +94,7 @@ HEADING = re.compile(r"^(#+)\s")
 class Stated:
     """A measured number as a page's prose states it."""
 
-    page: str  # under docs/
+    page: str  # the file, from the project root: docs/..., or a lab's snippet
     line: int
     text: str  # as written: "1.3", "61%", "3e-3"
     value: float
@@ -102,7 +104,7 @@ class Stated:
     sentence: str
 
     def where(self) -> str:
-        return f"docs/{self.page}:{self.line}: {self.text!r} in {self.sentence!r}"
+        return f"{self.page}:{self.line}: {self.text!r} in {self.sentence!r}"
 
 
 def _prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
@@ -303,31 +305,60 @@ def test_a_number_is_shown_if_printed_to_its_precision_or_written():
     assert shown(slow, set(), *written_numbers("time.sleep(0.150)"))
 
 
+def lab_markdown(source: str) -> str:
+    """A lab's Markdown cells (``# %% [markdown]``, each line a comment), every other line left
+    empty so that a line number is the snippet's."""
+    lines, markdown = [], False
+    for line in source.splitlines():
+        if line.startswith("# %%"):
+            markdown = "[markdown]" in line
+            lines.append("")
+        else:
+            lines.append(re.sub(r"^# ?", "", line) if markdown else "")
+    return "\n".join(lines)
+
+
+def _shown_by(uses: list[Use]) -> tuple[set[float], set[float], set[float]]:
+    """What ``uses`` print (a CUDA snippet's GPU recording where it skipped), and the numbers their
+    asserts hold and their code is written with."""
+    printed: set[float] = set()
+    asserted: set[float] = set()
+    written: set[float] = set()
+    for use in uses:
+        result = use.recording.result if use.recording is not None else use.result
+        printed |= _numbers_in(result.output)
+        printed |= _numbers_in(" ".join(figure.title for figure in result.figures))
+        if result.exception is not None:
+            printed |= _numbers_in(result.exception.message)
+        bounds, inputs = written_numbers(use.source)
+        asserted |= bounds
+        written |= inputs
+    return printed, asserted, written
+
+
+def test_a_lab_s_prose_is_its_markdown_cells():
+    source = "# %% [markdown]\n# It is 1.3 times faster.\n\n# %%\nx = 2.5  # 4.5 times\n"
+    assert [(s.line, s.text) for s in stated_numbers("lab.py", lab_markdown(source))] == [(2, "1.3")]
+
+
 @pytest.mark.site_build  # it runs every page's snippets (from the cache the snippet tests filled)
 def test_every_measured_number_in_the_prose_is_shown_on_its_page():
     settings = config.from_environment(ROOT)
     engine = Engine(ROOT, settings)
     try:
-        site = SiteBuild.of_engine(engine, engine_results(engine, progress=False), "docs").plan(_pages())
+        build = SiteBuild.of_engine(engine, engine_results(engine, progress=False), "docs")
+        site = build.plan(_pages(), labs=lab_snippets(ROOT, settings))
     finally:
         engine.close()
+    read = [(f"docs/{uri}", site.markdown[uri], plan.uses) for uri, plan in site.pages.items()]
+    read += [(lab.path, lab_markdown(lab.source), [lab]) for lab in site.labs.values()]
+    assert len(read) > len(site.labs) >= 1, "no page or no lab read: the selection above finds none"
     unshown, used = [], set()
-    for uri, plan in site.pages.items():
-        printed: set[float] = set()
-        asserted: set[float] = set()
-        written: set[float] = set()
-        for use in plan.uses:
-            result = use.recording.result if use.recording is not None else use.result
-            printed |= _numbers_in(result.output)
-            printed |= _numbers_in(" ".join(figure.title for figure in result.figures))
-            if result.exception is not None:
-                printed |= _numbers_in(result.exception.message)
-            bounds, inputs = written_numbers(use.source)
-            asserted |= bounds
-            written |= inputs
-        for stated in stated_numbers(uri, site.markdown[uri]):
-            if (uri, stated.text) in NOT_MEASURED:
-                used.add((uri, stated.text))
+    for page, markdown, uses in read:
+        printed, asserted, written = _shown_by(uses)
+        for stated in stated_numbers(page, markdown):
+            if (page, stated.text) in NOT_MEASURED:
+                used.add((page, stated.text))
             elif not shown(stated, printed, asserted, written):
                 unshown.append(stated.where())
     assert not unshown, (
