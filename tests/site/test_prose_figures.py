@@ -60,8 +60,8 @@ NOT_MEASURED: dict[tuple[str, str], str] = {
     "the same table",
     ("docs/week-2/day-9/timing-flops-and-tensor-cores.md", "9.0"): "compute capability of Hopper, "
     "the same table",
-    ("docs/week-2/day-9/training-curves-and-eval-mode.md", "0.99"): "Keras' BatchNormalization momentum, its "
-    "documented default, as the sentence says; 1 - 0.99^60 = 45% is arithmetic",
+    ("docs/week-2/day-9/training-curves-and-eval-mode.md", "0.99"): "1 - 0.01, the BatchNorm momentum the "
+    "snippet sets (Keras' documented default of 0.99 in its convention); 1 - 0.99^60 = 45% is arithmetic",
     ("docs/week-2/day-9/visualizing-models.md", "25%"): "chance for the page's four classes: 1/4",
 }
 
