@@ -42,6 +42,10 @@ NOT_MEASURED: dict[tuple[str, str], str] = {
     "of p * (1 - p) at 1e-12, which the sentence names, takes over: arithmetic from the text",
     ("docs/week-1/modules-and-optimization.md", "128"): "a sum over a batch of 128 is 128 times "
     "its mean: the batch size the snippet sets, as the sentence says",
+    ("docs/week-2/day-6/sampling-and-batch-size.md", "50"): "the expected count, 1010 draws x 1/2 for "
+    "class B / 10 samples = 50.5; the output prints each sample's count",
+    ("docs/week-2/day-6/workers-and-the-gil.md", "50%"): "1/os.cpu_count() on 2 cores: arithmetic",
+    ("docs/week-2/day-6/workers-and-the-gil.md", "6%"): "1/os.cpu_count() on 16 cores: arithmetic",
     ("docs/week-2/day-6/worker-memory-and-transfer.md", "18.4"): "32 x 3 x 224 x 224 float32 values = "
     "19,267,584 bytes = 18.375 MiB: arithmetic from the batch shape the sentence gives",
     ("docs/week-2/day-6/workers-and-the-gil.md", "20%"): "the review question's own figure, quoted in the "
@@ -197,8 +201,47 @@ def stated_numbers(page: str, markdown: str) -> list[Stated]:
     return found
 
 
-def _numbers_in(text: str) -> set[float]:
-    return {_value(match) for match in re.findall(rf"(?<![\w.]){NUMBER}", text.replace("_", ""))}
+@dataclasses.dataclass
+class Printed:
+    """The numbers a page's outputs show, by how they are written: a percentage ("47%", "605 of
+    1000"), a ratio ("1.6x", "12.8×", "4 times"), a decimal or scientific figure ("0.58", "1.6e-25"),
+    a whole number.
+    A percentage in the prose is held to a printed percentage or fraction, a ratio to a printed
+    ratio or decimal: a whole number that happens to match ("[1, 2]") does not show "2 times"."""
+
+    percent: set[float] = dataclasses.field(default_factory=set)
+    ratio: set[float] = dataclasses.field(default_factory=set)
+    decimal: set[float] = dataclasses.field(default_factory=set)
+    whole: set[float] = dataclasses.field(default_factory=set)
+
+    def add(self, text: str) -> None:
+        for match in re.finditer(rf"(?<![\w.])({NUMBER})(\s?%|\s?(?:x|×|times)\b)?", text.replace("_", "")):
+            number, suffix = match.group(1), (match.group(2) or "").strip()
+            kind = {"%": self.percent, "": None}.get(suffix, self.ratio)
+            if kind is None:
+                kind = self.decimal if re.search(r"[.e]", number) else self.whole
+            kind.add(_value(number))
+        for part, whole in re.findall(rf"(?<![\w.])({NUMBER}) of ({NUMBER})(?![\w.]*\d)", text):
+            if _value(whole):
+                self.percent.add(100 * _value(part) / _value(whole))  # "605 of 1000" shows "60 %"
+
+    def candidates(self, stated: Stated) -> set[tuple[float, float]]:
+        """(number, scale) pairs that could show ``stated``: the number times the scale is compared."""
+        everything = self.percent | self.ratio | self.decimal | self.whole
+        if stated.magnitude:
+            return {(abs(math.log10(abs(n))), 1.0) for n in everything if n} | {(n, 1.0) for n in everything}
+        if stated.scales == SCALES["%"]:
+            return {(n, 1.0) for n in self.percent} | {(n, 100.0) for n in self.decimal if abs(n) <= 1}
+        if stated.ratio:
+            return {(n, 1.0) for n in self.ratio | self.decimal}
+        return {(n, scale) for n in everything for scale in stated.scales}
+
+
+def printed_in(*texts: str) -> Printed:
+    printed = Printed()
+    for text in texts:
+        printed.add(text)
+    return printed
 
 
 def written_numbers(source: str) -> tuple[set[float], set[float]]:
@@ -243,17 +286,20 @@ def _decimals(text: str) -> int:
     return len(mantissa.split(".")[1]) if "." in mantissa else 0
 
 
-def shown(stated: Stated, printed: set[float], asserted: set[float], written: set[float]) -> bool:
-    """Whether ``stated`` is printed on its page (to the precision the prose gives it, a percentage
-    also as a fraction), a bound an assert holds, or, unless it is a ratio, an input a snippet sets."""
-    exact = asserted if stated.ratio else asserted | written
+def shown(stated: Stated, printed: Printed, asserted: set[float], written: set[float]) -> bool:
+    """Whether ``stated`` is printed on its page (to the precision the prose gives it, written as
+    the same kind of figure), a bound an assert holds, or, unless it is a ratio, an input a snippet
+    sets."""
+    bounds = asserted if stated.ratio else asserted | written
+    exact = {(n, scale) for n in bounds for scale in stated.scales}
     if stated.magnitude:
-        printed = printed | {abs(math.log10(abs(n))) for n in printed | asserted if n}
+        exact |= {(abs(math.log10(abs(n))), 1.0) for n in asserted if n}
+    shown_as = printed.candidates(stated)
     if "e" in stated.text:
-        return any(math.isclose(n, stated.value, rel_tol=0.05) for n in printed | exact)
+        return any(math.isclose(n * scale, stated.value, rel_tol=0.05) for n, scale in shown_as | exact)
     half = 0.5 * 10 ** -_decimals(stated.text) * (1 + 1e-9)
-    return any(abs(n * scale - stated.value) <= half for n in printed for scale in stated.scales) or any(
-        math.isclose(n * scale, stated.value, rel_tol=1e-9) for n in exact for scale in stated.scales
+    return any(abs(n * scale - stated.value) <= half for n, scale in shown_as) or any(
+        math.isclose(n * scale, stated.value, rel_tol=1e-9) for n, scale in exact
     )
 
 
@@ -291,18 +337,23 @@ def test_code_versions_dates_and_quotes_are_not_prose_figures():
 
 def test_a_number_is_shown_if_printed_to_its_precision_or_written():
     (stated,) = stated_numbers("p.md", "It is 1.3 times faster.")
-    assert shown(stated, _numbers_in("ratio 1.31x"), set(), set())
-    assert not shown(stated, _numbers_in("ratio 1.36x"), set(), set())
-    assert shown(stated, set(), *written_numbers("assert ratio >= 1.3"))
-    assert shown(stated, set(), *written_numbers("BOUND = 1.3\nassert ratio >= BOUND, ratio"))
-    assert not shown(stated, set(), *written_numbers("x = torch.full((3,), 1.3)  # an input, not a bound"))
+    assert shown(stated, printed_in("ratio 1.31x"), set(), set())
+    assert not shown(stated, printed_in("ratio 1.36x"), set(), set())
+    assert shown(stated, Printed(), *written_numbers("assert ratio >= 1.3"))
+    assert shown(stated, Printed(), *written_numbers("BOUND = 1.3\nassert ratio >= BOUND, ratio"))
+    assert not shown(stated, Printed(), *written_numbers("x = torch.full((3,), 1.3)  # an input"))
     (percent,) = stated_numbers("p.md", "It agrees 61% of the time.")
-    assert shown(percent, _numbers_in("agreement 0.612"), set(), set())
+    assert shown(percent, printed_in("agreement 0.612"), set(), set())
+    assert shown(percent, printed_in("agreement 61 %"), set(), set())
+    assert not shown(percent, printed_in("61 samples"), set(), set())
+    (twice,) = stated_numbers("p.md", "It takes 2 times as long.")
+    assert not shown(twice, printed_in("torch.tensor([1, 2])"), set(), set())
+    assert shown(twice, printed_in("epoch takes 2.0x as long"), set(), set())
     (orders,) = stated_numbers("p.md", "it shrinks by 25 orders of magnitude")
-    assert shown(orders, _numbers_in("ratio 1.6e-25"), set(), set())
-    assert not shown(orders, _numbers_in("ratio 1.6e-20"), set(), set())
+    assert shown(orders, printed_in("ratio 1.6e-25"), set(), set())
+    assert not shown(orders, printed_in("ratio 1.6e-20"), set(), set())
     (slow,) = stated_numbers("p.md", "every 7th read takes 150 ms")
-    assert shown(slow, set(), *written_numbers("time.sleep(0.150)"))
+    assert shown(slow, Printed(), *written_numbers("time.sleep(0.150)"))
 
 
 def lab_markdown(source: str) -> str:
@@ -318,18 +369,18 @@ def lab_markdown(source: str) -> str:
     return "\n".join(lines)
 
 
-def _shown_by(uses: list[Use]) -> tuple[set[float], set[float], set[float]]:
+def _shown_by(uses: list[Use]) -> tuple[Printed, set[float], set[float]]:
     """What ``uses`` print (a CUDA snippet's GPU recording where it skipped), and the numbers their
     asserts hold and their code is written with."""
-    printed: set[float] = set()
+    printed = Printed()
     asserted: set[float] = set()
     written: set[float] = set()
     for use in uses:
         result = use.recording.result if use.recording is not None else use.result
-        printed |= _numbers_in(result.output)
-        printed |= _numbers_in(" ".join(figure.title for figure in result.figures))
+        printed.add(result.output)
+        printed.add(" ".join(figure.title for figure in result.figures))
         if result.exception is not None:
-            printed |= _numbers_in(result.exception.message)
+            printed.add(result.exception.message)
         bounds, inputs = written_numbers(use.source)
         asserted |= bounds
         written |= inputs
