@@ -5,8 +5,9 @@ build prints 13) or from one seed's draw goes stale without anyone noticing: the
 on every build, the sentence is not. Here each page's prose (not its code, headings, *Asked as*
 quotes or drills) is read for the numbers that measure something (a decimal, a percentage, a
 multiplier, a count "N of M", a quantity of time or memory, a number written in scientific
-notation) and each must be shown on the same page: printed by one of its snippets (a CUDA snippet's
-GPU recording counts), in a figure's title, or written in the code of one of its snippets: an input
+notation) and each must be shown on the same page: printed by one of its snippets as the same kind
+of figure (a CUDA snippet's GPU recording counts; a percentage may be printed as a fraction, a ratio
+as a decimal), in a figure's title, or written in the code of one of its snippets: an input
 it sets ("150 ms" slow reads), or a bound an assert holds, the range the proof keeps for every seed
 (comments do not count). A number the prose states for another reason (a documented default,
 arithmetic on the page's own numbers, a hardware specification) is listed in `NOT_MEASURED` with its
@@ -44,12 +45,12 @@ NOT_MEASURED: dict[tuple[str, str], str] = {
     "its mean: the batch size the snippet sets, as the sentence says",
     ("docs/week-2/day-6/sampling-and-batch-size.md", "50"): "the expected count, 1010 draws x 1/2 for "
     "class B / 10 samples = 50.5; the output prints each sample's count",
-    ("docs/week-2/day-6/workers-and-the-gil.md", "50%"): "1/os.cpu_count() on 2 cores: arithmetic",
-    ("docs/week-2/day-6/workers-and-the-gil.md", "6%"): "1/os.cpu_count() on 16 cores: arithmetic",
     ("docs/week-2/day-6/worker-memory-and-transfer.md", "18.4"): "32 x 3 x 224 x 224 float32 values = "
     "19,267,584 bytes = 18.375 MiB: arithmetic from the batch shape the sentence gives",
     ("docs/week-2/day-6/workers-and-the-gil.md", "20%"): "the review question's own figure, quoted in the "
     "*Asked as* above it (Review: 'Your GPU utilization is low (20%)')",
+    ("docs/week-2/day-6/workers-and-the-gil.md", "50%"): "1/os.cpu_count() on 2 cores: arithmetic",
+    ("docs/week-2/day-6/workers-and-the-gil.md", "6%"): "1/os.cpu_count() on 16 cores: arithmetic",
     ("docs/week-2/day-9/bottlenecks-leaks-and-hangs.md", "6"): "NVML's documented sample period for "
     "utilization, 1/6 s to 1 s (nvmlDeviceGetUtilizationRates in the NVML API reference)",
     ("docs/week-2/day-9/nan-loss-and-gradcheck.md", "16.636"): "24 ln 2 = 16.636: float32's 24-bit "
