@@ -55,8 +55,12 @@ assert trained["SGD"] == []  # no learning rate reaches it in 100 steps
 assert 1 <= len(momentum) <= 3  # at most a decade (2 rates in seeds 0-5)
 assert len(adam) >= max(4, len(momentum) + 2)  # 1.5 decades or more
 # --8<-- [end:gist]
+assert min(adam) > 1e-3  # Adam's default rate is below its range here
 for name, ok in trained.items():
-    span = f"{min(ok):.0e} to {max(ok):.0e}" if ok else "none"
+    span = "none"
+    if ok:
+        decades = math.log10(max(ok) / min(ok))
+        span = f"{min(ok):.0e} to {max(ok):.0e} ({decades:.1f} decades)"
     print(f"{name:21}: loss < {TARGET} in {STEPS} steps at lr {span}")
 
 fig, ax = plt.subplots(figsize=(4.8, 3))
