@@ -129,9 +129,9 @@ def reshape(index_file: Path, question_locations: set[str]) -> None:
 
 
 def _without_plural_twins(words: dict[str, None]) -> list[str]:
-    """The words, less each plural whose singular is among them ("gradients", "losses"): lunr's
-    stemmer (Porter's) reduces both to one stem, so the twin finds nothing more and only weighs on
-    the index."""
+    """The words, less each plural whose singular is among them ("gradients", "losses"): the search
+    reads a plural in a query as its singular, a prefix that finds both (docs/assets/search-reading.js),
+    so the twin finds nothing more and only weighs on the index."""
 
     def singular(word: str) -> str:
         if word.endswith("sses"):
