@@ -17,6 +17,7 @@ from docexec.execution.result import Status
 from docexec.render import build_report, notebooks, provenance
 from docexec.render.figure_files import FIGURES_DIR, figure_name, served_bytes
 from docexec.render.focus import in_focus
+from docexec.render.publication import Publication
 from docexec.site import PagePlan, Site, SiteBuild, Use, lab_page, lab_snippets
 
 log = logging.getLogger("mkdocs.plugins.docexec")
@@ -159,7 +160,8 @@ def after_title(html: str, line: str) -> str:
 @dataclasses.dataclass
 class Made:
     """One build of the site: its plan, the labs written, the files it adds beside its pages (by
-    path in the built site) and each page's notebook's file name."""
+    path in the built site) and each page's notebook's file name; ``folder_of(uri)``, the folder of
+    a page's HTML in the built site; where the notebooks are published (Colab links), if known."""
 
     site: Site
     build: SiteBuild
@@ -167,6 +169,14 @@ class Made:
     lab_pages: list[str]
     files: dict[str, str | bytes]
     notebooks: dict[str, str]
+    folder_of: Callable[[str], str] = lambda uri: posixpath.dirname(uri)
+    publication: Publication | None = None
+
+    def notebook_path(self, uri: str) -> str | None:
+        """Where the notebook of page (or lab) ``uri`` is in the built site, if it has one: beside
+        the page's HTML (mkdocs-jupyter puts a lab's source there too)."""
+        name = posixpath.basename(uri) if uri in self.lab_pages else self.notebooks.get(uri)
+        return posixpath.join(self.folder_of(uri), name) if name else None
 
     def page_html(self, html: str, uri: str, progress: Callable[[], str]) -> str:
         """A rendered page with what the build says of it: that outputs are on their way, where
@@ -178,8 +188,10 @@ class Made:
         html = notebooks.lighten(html) if lab else html
         if self.built is not None and (any(use.problem is None for use in plan.uses) or lab):
             needs_gpu = plan.needs_gpu() + ([bool(lab.declarations and lab.declarations.cuda)] if lab else [])
-            notebook = posixpath.basename(uri) if lab else self.notebooks.get(uri)
-            line = provenance.page_line_html(self.build.environment, self.built, notebook, needs_gpu)
+            path = self.notebook_path(uri)
+            colab = self.publication.colab_url(path) if self.publication and path else None
+            notebook = posixpath.basename(path) if path else None
+            line = provenance.page_line_html(self.build.environment, self.built, notebook, needs_gpu, colab)
             html = after_title(html, line)
         return html
 
@@ -200,11 +212,16 @@ def make(
     folder_of: Callable[[str], str],
     url_of: Callable[[str, str], str | None] = lambda target, page: None,
     memo: NotebookMemo | None = None,
+    publication: Publication | None = None,
 ) -> Made:
     """Plan the site (only the pages in ``focus``, where it names any) and make what it adds: the
     labs' notebooks written under ``labs_root`` (a host serves them from there), the rest as files.
     ``folder_of(uri)``: the folder of a page's HTML in the built site, where its notebook goes;
-    ``url_of(target, page)``: a link's URL; ``memo``: a preview's notebooks of the builds before."""
+    ``url_of(target, page)``: a link's URL; ``memo``: a preview's notebooks of the builds before;
+    ``publication``: where the notebooks are published, which they install the project from (else
+    from ``repository`` as it is)."""
+    if publication is not None:
+        repository = publication.install_url()
     labs = [p for p in lab_snippets(build.root, build.config) if in_focus(focus, lab_page(p, build.config))]
     site = build.plan({uri: text for uri, text in pages.items() if in_focus(focus, uri)}, labs)
     lab_pages = write_labs(site, build, labs_root, repository, memo)
@@ -216,7 +233,7 @@ def make(
             added[posixpath.join(folder_of(uri), names[uri])] = text
         page, text = report(site, build.environment, built)
         added[page] = text
-    return Made(site, build, built, lab_pages, added, names)
+    return Made(site, build, built, lab_pages, added, names, folder_of, publication)
 
 
 def published_url(
