@@ -117,7 +117,8 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         plan = self.made.site.pages.get(page.file.src_uri)
         if page.present_anchor_ids is not None and plan is not None:
             page.present_anchor_ids |= plan.anchors
-        return self.made.page_html(html, page.file.src_uri, self.serving.progress if self.serving else str)
+        progress = self.serving.progress if self.serving else str
+        return self.made.page_html(html, page.file.src_uri, progress, posixpath.dirname(page.file.dest_uri))
 
     def on_env(self, env, config, files):  # type: ignore[no-untyped-def]
         if self.serving is not None:  # the theme's templates compile once per server, not per build

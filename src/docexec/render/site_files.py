@@ -160,8 +160,8 @@ def after_title(html: str, line: str) -> str:
 @dataclasses.dataclass
 class Made:
     """One build of the site: its plan, the labs written, the files it adds beside its pages (by
-    path in the built site) and each page's notebook's file name; ``folder_of(uri)``, the folder of
-    a page's HTML in the built site; where the notebooks are published (Colab links), if known."""
+    path in the built site) and each page's notebook's file name; where the notebooks are
+    published (for Colab links), if known."""
 
     site: Site
     build: SiteBuild
@@ -169,18 +169,18 @@ class Made:
     lab_pages: list[str]
     files: dict[str, str | bytes]
     notebooks: dict[str, str]
-    folder_of: Callable[[str], str] = lambda uri: posixpath.dirname(uri)
     publication: Publication | None = None
 
-    def notebook_path(self, uri: str) -> str | None:
-        """Where the notebook of page (or lab) ``uri`` is in the built site, if it has one: beside
-        the page's HTML (mkdocs-jupyter puts a lab's source there too)."""
-        name = posixpath.basename(uri) if uri in self.lab_pages else self.notebooks.get(uri)
-        return posixpath.join(self.folder_of(uri), name) if name else None
+    def notebook_name(self, uri: str) -> str | None:
+        """The file name of the notebook of page (or lab) ``uri``, beside its HTML, if it has one
+        (mkdocs-jupyter puts a lab's source there)."""
+        return posixpath.basename(uri) if uri in self.lab_pages else self.notebooks.get(uri)
 
-    def page_html(self, html: str, uri: str, progress: Callable[[], str]) -> str:
+    def page_html(self, html: str, uri: str, progress: Callable[[], str], folder: str | None = None) -> str:
         """A rendered page with what the build says of it: that outputs are on their way, where
-        they were produced and its notebook; a lab's page without what mkdocs-jupyter inlines."""
+        they were produced and its notebook; a lab's page without what mkdocs-jupyter inlines.
+        ``folder``: the folder of the page's HTML in the built site, where its notebook is; its
+        Colab link needs it."""
         plan = self.site.pages.get(uri) or PagePlan(uri, uri, [])
         lab = self.site.labs.get(uri) if uri in self.lab_pages else None
         if plan.still_running:
@@ -188,9 +188,10 @@ class Made:
         html = notebooks.lighten(html) if lab else html
         if self.built is not None and (any(use.problem is None for use in plan.uses) or lab):
             needs_gpu = plan.needs_gpu() + ([bool(lab.declarations and lab.declarations.cuda)] if lab else [])
-            path = self.notebook_path(uri)
-            colab = self.publication.colab_url(path) if self.publication and path else None
-            notebook = posixpath.basename(path) if path else None
+            notebook = self.notebook_name(uri)
+            colab = None
+            if self.publication and notebook and folder is not None:
+                colab = self.publication.colab_url(posixpath.join(folder, notebook))
             line = provenance.page_line_html(self.build.environment, self.built, notebook, needs_gpu, colab)
             html = after_title(html, line)
         return html
@@ -233,7 +234,7 @@ def make(
             added[posixpath.join(folder_of(uri), names[uri])] = text
         page, text = report(site, build.environment, built)
         added[page] = text
-    return Made(site, build, built, lab_pages, added, names, folder_of, publication)
+    return Made(site, build, built, lab_pages, added, names, publication)
 
 
 def published_url(
