@@ -529,3 +529,21 @@ def test_where_torch_sees_a_gpu_a_marked_cell_runs_and_its_error_stops_run_all(k
     assert error.ename == "ZeroDivisionError" and "File <cell marked %%needs_cuda>:1\n----> 1 1 / 0" in shown
     assert "docexec/notebook.py" not in shown  # the magic's own frame is hidden
     assert after.outputs == []
+
+
+def test_a_lab_declared_cuda_has_each_code_cell_marked_and_the_extension_loaded(module_project):
+    path = module_project.snippet(
+        "labs/cuda_lab.py",
+        "# docexec: cuda\n# %%\nimport torch\n\nx = torch.ones(2, device='cuda')\n\n# %%\nprint(x.sum())\n",
+    )
+    engine = module_project.engine()
+    result = engine.execute([path], progress=False)[0][path]
+    assert result.status == Status.SKIPPED  # a CPU build
+    notebook = lab_notebook(module_project.root, path, result, engine.environment, None)
+    install, *code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    assert install.endswith("%load_ext docexec.notebook")
+    assert code == [
+        "",  # the declaration's cell, empty once its line is hidden
+        "%%needs_cuda\nimport torch\n\nx = torch.ones(2, device='cuda')",
+        "%%needs_cuda\nprint(x.sum())",
+    ]

@@ -413,7 +413,7 @@ def lab_notebook(
     cuda = bool(lab.declarations and lab.declarations.cuda)
     for cell in code_cells:  # gist and section markers speak to the site, not to the lab's reader
         cell.source = "\n".join(line for line in cell.source.split("\n") if not is_hidden_line(line))
-        if cuda:  # the whole lab is declared `cuda`: each of its cells needs the GPU
+        if cuda and cell.source.strip():  # the whole lab is declared `cuda`: each of its cells needs the GPU
             cell.source = needing_cuda(cell.source)
     if result.cells and len(result.cells) > len(code_cells):
         raise NotebookError(
