@@ -414,6 +414,8 @@ RUN_ALL_PAGE = """\
 
 %run snippets/run_all/gpu_recorded.py
 
+%run snippets/run_all/gpu_raises.py
+
 %run snippets/run_all/after.py
 """
 
@@ -429,6 +431,7 @@ def run_all_notebook(module_project):
         "gpu_unrecorded.py": gpu + "torch.ones(1, device='cuda')\n",
         "raises.py": "# docexec: raises=ZeroDivisionError\nprint('raising')\n1 / 0\n",
         "gpu_recorded.py": gpu + "print(torch.cuda.device_count())\n",
+        "gpu_raises.py": "# docexec: cuda raises=TypeError\nimport torch\n\ntorch.ones(1).cuda().numpy()\n",
         "after.py": "print('after', [n * n for n in range(3)])\n",
         "on_gpu.py": "print('8 GPUs')\n",  # stands in for the GPU's run
     }
@@ -468,6 +471,8 @@ def test_a_cuda_cell_is_marked_to_skip_without_a_gpu_and_keeps_its_recorded_outp
         assert _cells_of(run_all_notebook, ending).source.startswith("%%needs_cuda\nimport torch\n")
     assert [o.text for o in _cells_of(run_all_notebook, "gpu_recorded.py").outputs] == ["8 GPUs\n"]
     assert not _cells_of(run_all_notebook, "before.py").source.startswith("%%")
+    # Its intended error, where a GPU runs it, does not stop "Run all" either.
+    assert _cells_of(run_all_notebook, "gpu_raises.py").metadata["tags"] == ["raises-exception"]
 
 
 @pytest.fixture(scope="module")
@@ -508,6 +513,7 @@ def test_run_all_on_a_cpu_runs_every_cpu_cell_and_skips_each_cuda_cell_with_a_li
     skipped = f"{cuda_cells.SKIPPED}.\n"
     assert _text(_cells_of(notebook, "gpu_unrecorded.py")) == skipped
     assert _text(_cells_of(notebook, "gpu_recorded.py")) == skipped  # the recording gives way to the line
+    assert _text(_cells_of(notebook, "gpu_raises.py")) == skipped
     assert _text(_cells_of(notebook, "raises.py")).startswith("raising")
     assert _text(_cells_of(notebook, "after.py")) == "after [0, 1, 4]\n"  # it ran to the end
 

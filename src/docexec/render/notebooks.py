@@ -363,6 +363,8 @@ def notebook_for_page(
         cell = nbformat.v4.new_code_cell(needing_cuda(code.rstrip("\n")) if cuda else code.rstrip("\n"))
         cell.metadata["docexec"] = {"snippet": path}
         needs_cuda = needs_cuda or cuda
+        if use.declarations and use.declarations.raises:  # also a CUDA cell, on a GPU, in a CPU build's copy
+            cell.metadata["tags"] = ["raises-exception"]  # Jupyter runs on past its intended error
         recording = use.recording if use.recording is not None and not use.recording.stale else None
         if result.status == Status.SKIPPED and recording is not None:
             # What the page shows: the GPU's output, under a note saying where it was recorded.
@@ -374,8 +376,6 @@ def notebook_for_page(
             count += 1
             cell.execution_count = count
             cell.outputs = outputs(result, config.figure_store)
-            if result.expected_exception:
-                cell.metadata["tags"] = ["raises-exception"]  # Jupyter runs on past it
         cells.append(cell)
         if role == "stub":
             cell.metadata["docexec"].update(drill=drill.group(1), role="stub")  # type: ignore[union-attr]
