@@ -25,6 +25,7 @@ VIEWS = [
     for width in (390, 1280)
     for scheme in ("light", "dark")
 ]
+ROOT = Path(__file__).resolve().parents[2]
 PROVING_GROUND = "how-this-site-works/"
 SUB_PATH = "/pytorch-foundations/"
 LEGIBLE_PX = 8
@@ -310,7 +311,22 @@ def test_a_page_downloads_as_a_valid_notebook_of_its_snippets_and_outputs(
     outputs = "".join(o.get("text", "") for cell in code for o in cell.outputs)
     for shown in page.locator(".docexec-output code").all_inner_texts():
         assert shown.strip() in outputs
+    assert _colab_path(page) == f"{PROVING_GROUND}how-this-site-works.ipynb"  # the one downloaded
     clean(page)
+
+
+def _colab_path(page) -> str:
+    """The path in the site of the notebook that the page's "Open in Colab" link opens: the
+    publish workflow tags the commit built with its notebooks at those paths."""
+    from docexec.render.publication import COLAB, FOLDER, TAG_PREFIX, source_commit
+
+    link = page.locator(".docexec-page-line a.docexec-colab")
+    assert link.inner_text() == "Open in Colab"
+    href = link.get_attribute("href") or ""
+    tag = f"{TAG_PREFIX}{source_commit(ROOT)}"
+    opened = re.fullmatch(rf"{re.escape(COLAB)}/[\w.-]+/[\w.-]+/blob/{tag}/{FOLDER}/(\S+)", href)
+    assert opened, href
+    return opened.group(1)
 
 
 @pytest.mark.parametrize("served", ["root", "sub-path"])
@@ -322,6 +338,7 @@ def test_a_lab_downloads_under_any_sub_path(open_page, site_url, sub_path_url, s
         page.locator(".docexec-page-line a.docexec-download").click()
     assert download.value.url == f"{base}/labs/broadcasting/broadcasting.ipynb"
     nbformat.validate(nbformat.reads(Path(download.value.path()).read_text(encoding="utf-8"), as_version=4))
+    assert _colab_path(page) == "labs/broadcasting/broadcasting.ipynb"
     weight = page.evaluate("document.documentElement.outerHTML.length")
     assert weight < 200_000  # no inline JupyterLab style sheet
     clean(page)

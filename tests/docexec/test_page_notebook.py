@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import json
 import re
+import sys
 
 import nbformat
 import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
 
 from docexec import config, recordings, site
+from docexec import notebook as cuda_cells
 from docexec.execution.result import Status
 from docexec.render import notebooks, requirements
 
@@ -394,4 +400,156 @@ def test_a_folded_block_that_runs_a_snippet_opens_into_a_title_prose_and_the_cod
         ("markdown", "**Why `x`**\n\nBefore the snippet."),
         ("code", "print('inside')"),
         ("markdown", "After it, a paragraph\non two lines.\n\nOutside."),  # not an indented code block
+    ]
+
+
+RUN_ALL_PAGE = """\
+# Run all
+
+%run snippets/run_all/before.py
+
+%run snippets/run_all/gpu_unrecorded.py
+
+%run snippets/run_all/raises.py
+
+%run snippets/run_all/gpu_recorded.py
+
+%run snippets/run_all/gpu_raises.py
+
+%run snippets/run_all/after.py
+"""
+
+
+@pytest.fixture(scope="module")
+def run_all_notebook(module_project):
+    """A page's notebook as a CPU build makes it: a CPU cell, a CUDA cell with no recording, an
+    expected error, a CUDA cell with a GPU's recording, then a last CPU cell."""
+    project = module_project
+    gpu = "# docexec: cuda\nimport torch\n\n"
+    sources = {
+        "before.py": "total = sum(range(4))\nprint('before', total)\n",
+        "gpu_unrecorded.py": gpu + "torch.ones(1, device='cuda')\n",
+        "raises.py": "# docexec: raises=ZeroDivisionError\nprint('raising')\n1 / 0\n",
+        "gpu_recorded.py": gpu + "print(torch.cuda.device_count())\n",
+        "gpu_raises.py": "# docexec: cuda raises=TypeError\nimport torch\n\ntorch.ones(1).cuda().numpy()\n",
+        "after.py": "print('after', [n * n for n in range(3)])\n",
+        "on_gpu.py": "print('8 GPUs')\n",  # stands in for the GPU's run
+    }
+    paths = [project.snippet(f"run_all/{name}", source) for name, source in sources.items()]
+    engine = project.engine()
+    results, _ = engine.execute(paths, progress=False)
+    settings = config.load(project.root).replace(
+        library_module="torchguide", library_distribution="pytorch-foundations"
+    )
+    plan = site.SiteBuild(
+        project.root, settings, site.one_by_one(results.__getitem__), engine.environment
+    ).plan_page("page.md", RUN_ALL_PAGE)
+    recorded = next(i for i, use in enumerate(plan.uses) if use.path.endswith("gpu_recorded.py"))
+    gpu_run = dataclasses.replace(
+        results["snippets/run_all/on_gpu.py"], path=plan.uses[recorded].path, environment=engine.environment
+    )
+    recording = recordings.Recording(plan.uses[recorded].path, gpu_run, "2026-05-28", "digest", stale=False)
+    plan.uses[recorded] = dataclasses.replace(plan.uses[recorded], recording=recording)
+    built = notebooks.notebook_for_page(
+        plan, RUN_ALL_PAGE, engine.environment, settings, "https://example.org/repo@" + "ab" * 20
+    )
+    nbformat.validate(built)
+    return nbformat.reads(nbformat.writes(built), as_version=4)
+
+
+def _cells_of(notebook, ending: str):
+    """The code cell of the snippet whose path ends with ``ending``."""
+    snippet = lambda cell: cell.metadata.get("docexec", {}).get("snippet", "")  # noqa: E731
+    return next(cell for cell in notebook.cells if snippet(cell).endswith(ending))
+
+
+def test_a_cuda_cell_is_marked_to_skip_without_a_gpu_and_keeps_its_recorded_output(run_all_notebook):
+    install = run_all_notebook.cells[0].source.splitlines()
+    assert install[-1] == "%load_ext docexec.notebook"  # what %%needs_cuda comes from
+    assert f"'pytorch-foundations @ git+https://example.org/repo@{'ab' * 20}'" in install[-3]  # ships it
+    for ending in ("gpu_unrecorded.py", "gpu_recorded.py"):
+        assert _cells_of(run_all_notebook, ending).source.startswith("%%needs_cuda\nimport torch\n")
+    assert [o.text for o in _cells_of(run_all_notebook, "gpu_recorded.py").outputs] == ["8 GPUs\n"]
+    assert not _cells_of(run_all_notebook, "before.py").source.startswith("%%")
+    # Its intended error, where a GPU runs it, does not stop "Run all" either.
+    assert _cells_of(run_all_notebook, "gpu_raises.py").metadata["tags"] == ["raises-exception"]
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    """A kernel spec for this interpreter, whatever kernels the machine has installed as python3."""
+    folder = tmp_path_factory.mktemp("kernel")
+    spec = folder / "kernels" / "this-python"
+    spec.mkdir(parents=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    kernel_json = {"argv": argv, "display_name": "this Python", "language": "python"}
+    (spec / "kernel.json").write_text(json.dumps(kernel_json))
+    return folder
+
+
+def _execute(notebook, kernel, allow_errors=False):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JUPYTER_PATH", str(kernel))
+        client = NotebookClient(
+            notebook,
+            kernel_name="this-python",
+            timeout=120,
+            allow_errors=allow_errors,
+            resources={"metadata": {"path": str(kernel)}},
+        )
+        client.execute()
+    return notebook
+
+
+def _text(cell) -> str:
+    return "".join(output.get("text", "") for output in cell.outputs)
+
+
+def test_run_all_on_a_cpu_runs_every_cpu_cell_and_skips_each_cuda_cell_with_a_line(run_all_notebook, kernel):
+    notebook = copy.deepcopy(run_all_notebook)
+    install = notebook.cells[0]  # run without its pip line: the project is installed here already
+    install.source = "\n".join(line for line in install.source.splitlines() if not line.startswith("%pip"))
+    _execute(notebook, kernel)  # raises CellExecutionError at the first cell that stops "Run all"
+    skipped = f"{cuda_cells.SKIPPED}.\n"
+    assert _text(_cells_of(notebook, "gpu_unrecorded.py")) == skipped
+    assert _text(_cells_of(notebook, "gpu_recorded.py")) == skipped  # the recording gives way to the line
+    assert _text(_cells_of(notebook, "gpu_raises.py")) == skipped
+    assert _text(_cells_of(notebook, "raises.py")).startswith("raising")
+    assert _text(_cells_of(notebook, "after.py")) == "after [0, 1, 4]\n"  # it ran to the end
+
+
+def test_where_torch_sees_a_gpu_a_marked_cell_runs_and_its_error_stops_run_all(kernel):
+    cells = [
+        "%load_ext docexec.notebook\nimport torch\ntorch.cuda.is_available = lambda: True  # as on a GPU",
+        "%%needs_cuda\nvalue = 6 * 7\nprint('ran', value)\nvalue",
+        "%%needs_cuda\n1 / 0",
+        "print('not reached')",
+    ]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    with pytest.raises(CellExecutionError, match="ZeroDivisionError"):
+        _execute(notebook, kernel)
+    ran, failed, after = notebook.cells[1:]
+    assert ran.outputs[0].text == "ran 42\n" and ran.outputs[1].data["text/plain"] == "42"
+    (error,) = failed.outputs  # the cell's own error, once
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))  # without its colours
+    assert error.ename == "ZeroDivisionError" and "File <cell marked %%needs_cuda>:1\n----> 1 1 / 0" in shown
+    assert "docexec/notebook.py" not in shown  # the magic's own frame is hidden
+    assert after.outputs == []
+
+
+def test_a_lab_declared_cuda_has_each_code_cell_marked_and_the_extension_loaded(module_project):
+    path = module_project.snippet(
+        "labs/cuda_lab.py",
+        "# docexec: cuda\n# %%\nimport torch\n\nx = torch.ones(2, device='cuda')\n\n# %%\nprint(x.sum())\n",
+    )
+    engine = module_project.engine()
+    result = engine.execute([path], progress=False)[0][path]
+    assert result.status == Status.SKIPPED  # a CPU build
+    notebook = lab_notebook(module_project.root, path, result, engine.environment, None)
+    install, *code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    assert install.endswith("%load_ext docexec.notebook")
+    assert code == [
+        "",  # the declaration's cell, empty once its line is hidden
+        "%%needs_cuda\nimport torch\n\nx = torch.ones(2, device='cuda')",
+        "%%needs_cuda\nprint(x.sum())",
     ]

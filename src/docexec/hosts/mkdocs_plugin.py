@@ -19,7 +19,7 @@ from mkdocs.structure.files import File
 from docexec import site
 from docexec.config import ConfigError, from_environment
 from docexec.hosts.serving import Serving, engine_for
-from docexec.render import focus, provenance, site_files
+from docexec.render import focus, provenance, publication, site_files
 from docexec.render.markdown_ext import RunExtension, SnippetRenderer
 
 log = logging.getLogger("mkdocs.plugins.docexec")
@@ -76,8 +76,19 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         labs_root = self.engine.cache.root / "pages"  # mkdocs-jupyter reads a lab from a real file
         built = self.built if self.execute else None
         memo = self.serving.notebooks if self.serving else None
+        # The notebooks install the project from the commit built, and Colab opens them from its tag.
+        published = publication.Publication(self.repository, publication.source_commit(self.root))
         self.made = site_files.make(
-            self.build, pages, self.focus, labs_root, self.repository, built, folder_of, url_of, memo
+            self.build,
+            pages,
+            self.focus,
+            labs_root,
+            self.repository,
+            built,
+            folder_of,
+            url_of,
+            memo,
+            published,
         )
         for problem in site.problems(self.made.site, self.engine.all_snippets(), self.focus):
             log.warning("%s", problem)
@@ -106,7 +117,8 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         plan = self.made.site.pages.get(page.file.src_uri)
         if page.present_anchor_ids is not None and plan is not None:
             page.present_anchor_ids |= plan.anchors
-        return self.made.page_html(html, page.file.src_uri, self.serving.progress if self.serving else str)
+        progress = self.serving.progress if self.serving else str
+        return self.made.page_html(html, page.file.src_uri, progress, posixpath.dirname(page.file.dest_uri))
 
     def on_env(self, env, config, files):  # type: ignore[no-untyped-def]
         if self.serving is not None:  # the theme's templates compile once per server, not per build

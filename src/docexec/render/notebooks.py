@@ -7,6 +7,9 @@ it and filled with the outputs the engine recorded for each cell, so mkdocs-jupy
 
 A content page as a notebook: its prose as Markdown cells, its snippets in order as code
 cells with the outputs the build recorded, and a first cell that installs what they import.
+A snippet declared ``cuda`` is a cell marked ``%%needs_cuda`` (`docexec.notebook`, which the first
+cell loads): without a GPU it says so in one line and is skipped, so "Run all" on a CPU goes on to
+the end; it keeps the output a GPU recorded, as the page shows it.
 
 The prose is written in Material's Markdown (admonitions, ``///`` blocks, attribute lists) that
 Jupyter does not read, and no library converts it, so the few constructs the pages use are turned
@@ -35,6 +38,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from docexec import notebook as cuda_cells
 from docexec.config import Config
 from docexec.directives import directives
 from docexec.execution import declarations
@@ -198,9 +202,14 @@ def outputs(result: Result, store: Path | None = None) -> list[nbformat.Notebook
 
 
 def install_cell(
-    sources: list[str], environment: dict, repository: str | None, config: Config
+    sources: list[str], environment: dict, repository: str | None, config: Config, needs_cuda: bool = False
 ) -> nbformat.NotebookNode:
+    """What the notebook's cells import, installed; with ``needs_cuda``, the extension that lets its
+    CUDA cells skip where there is no GPU loaded too. ``repository``: where pip gets the project,
+    with ``@ref`` where it is pinned (`Publication.install_url`)."""
     modules = set().union(*(requirements.imported_modules(source) for source in sources))
+    if needs_cuda:
+        modules.add(cuda_cells.__name__.split(".")[0])
     torch = environment.get("torch", "")
     wanted = requirements.requirements(
         modules, torch, repository, config.library_module, config.library_distribution
@@ -214,7 +223,18 @@ def install_cell(
             f"# {config.library_distribution} is this site's project: it ships {config.library_module}."
         )
     lines.append("%" + requirements.pip_command(wanted))
+    if needs_cuda:
+        lines += [
+            f"# A cell marked %%{cuda_cells.MAGIC} runs where torch sees a CUDA GPU; elsewhere it says"
+            " so and is skipped.",
+            f"%load_ext {cuda_cells.__name__}",
+        ]
     return nbformat.v4.new_code_cell("\n".join(lines))
+
+
+def needing_cuda(code: str) -> str:
+    """A cell's code that runs only where there is a CUDA GPU (`docexec.notebook`)."""
+    return f"%%{cuda_cells.MAGIC}\n{code}"
 
 
 def _code(source: str, decl: declarations.Declarations) -> str:
@@ -323,7 +343,7 @@ def notebook_for_page(
         raise NotebookError(f"{plan.name}: its %run lines are not the ones planned")
     cells: list[nbformat.NotebookNode] = []
     sources: list[str] = []
-    start, count = 0, 0
+    start, count, needs_cuda = 0, 0, False
     for directive, use in zip(found, plan.uses, strict=True):
         index, indent, path, result = directive.index, directive.indent, use.path, use.result
         prose = lines[start:index]
@@ -339,8 +359,12 @@ def notebook_for_page(
         if role == "solution":
             cells.append(_solution_fold(drill.group(1), path, fold_title, code, result))  # type: ignore[union-attr]
             continue
-        cell = nbformat.v4.new_code_cell(code.rstrip("\n"))
+        cuda = bool(use.declarations and use.declarations.cuda)
+        cell = nbformat.v4.new_code_cell(needing_cuda(code.rstrip("\n")) if cuda else code.rstrip("\n"))
         cell.metadata["docexec"] = {"snippet": path}
+        needs_cuda = needs_cuda or cuda
+        if use.declarations and use.declarations.raises:  # also a CUDA cell, on a GPU, in a CPU build's copy
+            cell.metadata["tags"] = ["raises-exception"]  # Jupyter runs on past its intended error
         recording = use.recording if use.recording is not None and not use.recording.stale else None
         if result.status == Status.SKIPPED and recording is not None:
             # What the page shows: the GPU's output, under a note saying where it was recorded.
@@ -352,8 +376,6 @@ def notebook_for_page(
             count += 1
             cell.execution_count = count
             cell.outputs = outputs(result, config.figure_store)
-            if result.expected_exception:
-                cell.metadata["tags"] = ["raises-exception"]  # Jupyter runs on past it
         cells.append(cell)
         if role == "stub":
             cell.metadata["docexec"].update(drill=drill.group(1), role="stub")  # type: ignore[union-attr]
@@ -363,7 +385,7 @@ def notebook_for_page(
                 sources.append(check.source)
     cells.append(_markdown_cell(lines[start:], url_of))
     notebook = nbformat.v4.new_notebook(
-        cells=[install_cell(sources, environment, repository, config), *filter(None, cells)],
+        cells=[install_cell(sources, environment, repository, config, needs_cuda), *filter(None, cells)],
         metadata={
             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
             "language_info": {"name": "python", "version": environment.get("python", "")},
@@ -388,8 +410,11 @@ def lab_notebook(
         )
     notebook = jupytext.reads(lab.source, fmt="py:percent")
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    cuda = bool(lab.declarations and lab.declarations.cuda)
     for cell in code_cells:  # gist and section markers speak to the site, not to the lab's reader
         cell.source = "\n".join(line for line in cell.source.split("\n") if not is_hidden_line(line))
+        if cuda and cell.source.strip():  # the whole lab is declared `cuda`: each of its cells needs the GPU
+            cell.source = needing_cuda(cell.source)
     if result.cells and len(result.cells) > len(code_cells):
         raise NotebookError(
             f"{path}: {len(code_cells)} code cells, but {len(result.cells)} were executed; "
@@ -415,7 +440,7 @@ def lab_notebook(
             )
         )
     if environment is not None and code_cells:
-        install = install_cell([lab.source], environment, repository, config)
+        install = install_cell([lab.source], environment, repository, config, cuda)
         notebook.cells.insert(notebook.cells.index(code_cells[0]), install)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     for index, cell in enumerate(notebook.cells):
@@ -475,8 +500,10 @@ __all__ = [
     "cell_id",
     "figure_output",
     "file_name",
+    "install_cell",
     "lab_notebook",
     "lighten",
+    "needing_cuda",
     "notebook_for_page",
     "outputs",
     "plain_markdown",

@@ -61,9 +61,14 @@ def page_words(environment: dict, needs_gpu: list[bool]) -> str:
 
 
 def page_line_html(
-    environment: dict, built: datetime.date, notebook: str | None, needs_gpu: list[bool] | None = None
+    environment: dict,
+    built: datetime.date,
+    notebook: str | None,
+    needs_gpu: list[bool] | None = None,
+    colab: str | None = None,
 ) -> str:
-    """The line under a page's title: where its outputs ran (`page_words`), when, and its notebook."""
+    """The line under a page's title: where its outputs ran (`page_words`), when, and its notebook:
+    ``notebook``, its file beside the page; ``colab``, the URL that opens it in Colab."""
     when = f'<time datetime="{built.isoformat()}">{built.day} {built:%B %Y}</time>'
     words = page_words(environment, needs_gpu or [])
     text = f"Outputs on this page were produced {html.escape(words)}, built {when}."
@@ -73,6 +78,8 @@ def page_line_html(
             f' <a class="docexec-download" href="{link}" download>'
             "Download this page as a Jupyter notebook</a>"
         )
+    if notebook and colab:
+        text += f' <a class="docexec-colab" href="{html.escape(colab, quote=True)}">Open in Colab</a>'
     return f'<p class="docexec-page-line">{text}</p>'
 
 

@@ -31,7 +31,8 @@ def _distributions() -> dict[str, list[str]]:
 
 def library_requirement(distribution: str, repository: str | None) -> str:
     """The project's own distribution (`Config.library_distribution`) from its repository where
-    one is known (a project's library need not be on PyPI); it brings the pinned torch along."""
+    one is known (a project's library need not be on PyPI); it brings the pinned torch along.
+    ``repository`` may end in ``@ref`` (a tag or commit): pip installs the project as it was there."""
     return f"{distribution} @ git+{repository}" if repository else distribution
 
 
@@ -43,7 +44,8 @@ def requirements(
     library_distribution: str | None = None,
 ) -> list[str]:
     """pip requirements for ``modules``: torch pinned to the release the outputs came from; the
-    project's library (`Config.library_module`) as its distribution, from ``repository``."""
+    project's library (`Config.library_module`), and any module the project's distribution ships,
+    as that distribution, from ``repository``."""
     wanted = set()
     for module in modules - set(sys.stdlib_module_names) - {"__future__"}:
         if module == "torch":
@@ -51,7 +53,10 @@ def requirements(
         elif module == library_module and library_distribution:
             wanted.add(library_requirement(library_distribution, repository))
         else:
-            wanted.add(_distributions().get(module, [module])[0])
+            distribution = _distributions().get(module, [module])[0]
+            if distribution == library_distribution:
+                distribution = library_requirement(distribution, repository)
+            wanted.add(distribution)
     return sorted(wanted, key=lambda name: (not name.startswith("torch=="), name.lower()))
 
 

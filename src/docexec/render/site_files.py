@@ -17,6 +17,7 @@ from docexec.execution.result import Status
 from docexec.render import build_report, notebooks, provenance
 from docexec.render.figure_files import FIGURES_DIR, figure_name, served_bytes
 from docexec.render.focus import in_focus
+from docexec.render.publication import Publication
 from docexec.site import PagePlan, Site, SiteBuild, Use, lab_page, lab_snippets
 
 log = logging.getLogger("mkdocs.plugins.docexec")
@@ -159,7 +160,8 @@ def after_title(html: str, line: str) -> str:
 @dataclasses.dataclass
 class Made:
     """One build of the site: its plan, the labs written, the files it adds beside its pages (by
-    path in the built site) and each page's notebook's file name."""
+    path in the built site) and each page's notebook's file name; where the notebooks are
+    published (for Colab links), if known."""
 
     site: Site
     build: SiteBuild
@@ -167,10 +169,18 @@ class Made:
     lab_pages: list[str]
     files: dict[str, str | bytes]
     notebooks: dict[str, str]
+    publication: Publication | None = None
 
-    def page_html(self, html: str, uri: str, progress: Callable[[], str]) -> str:
+    def notebook_name(self, uri: str) -> str | None:
+        """The file name of the notebook of page (or lab) ``uri``, beside its HTML, if it has one
+        (mkdocs-jupyter puts a lab's source there)."""
+        return posixpath.basename(uri) if uri in self.lab_pages else self.notebooks.get(uri)
+
+    def page_html(self, html: str, uri: str, progress: Callable[[], str], folder: str | None = None) -> str:
         """A rendered page with what the build says of it: that outputs are on their way, where
-        they were produced and its notebook; a lab's page without what mkdocs-jupyter inlines."""
+        they were produced and its notebook; a lab's page without what mkdocs-jupyter inlines.
+        ``folder``: the folder of the page's HTML in the built site, where its notebook is; its
+        Colab link needs it."""
         plan = self.site.pages.get(uri) or PagePlan(uri, uri, [])
         lab = self.site.labs.get(uri) if uri in self.lab_pages else None
         if plan.still_running:
@@ -178,8 +188,11 @@ class Made:
         html = notebooks.lighten(html) if lab else html
         if self.built is not None and (any(use.problem is None for use in plan.uses) or lab):
             needs_gpu = plan.needs_gpu() + ([bool(lab.declarations and lab.declarations.cuda)] if lab else [])
-            notebook = posixpath.basename(uri) if lab else self.notebooks.get(uri)
-            line = provenance.page_line_html(self.build.environment, self.built, notebook, needs_gpu)
+            notebook = self.notebook_name(uri)
+            colab = None
+            if self.publication and notebook and folder is not None:
+                colab = self.publication.colab_url(posixpath.join(folder, notebook))
+            line = provenance.page_line_html(self.build.environment, self.built, notebook, needs_gpu, colab)
             html = after_title(html, line)
         return html
 
@@ -200,11 +213,16 @@ def make(
     folder_of: Callable[[str], str],
     url_of: Callable[[str, str], str | None] = lambda target, page: None,
     memo: NotebookMemo | None = None,
+    publication: Publication | None = None,
 ) -> Made:
     """Plan the site (only the pages in ``focus``, where it names any) and make what it adds: the
     labs' notebooks written under ``labs_root`` (a host serves them from there), the rest as files.
     ``folder_of(uri)``: the folder of a page's HTML in the built site, where its notebook goes;
-    ``url_of(target, page)``: a link's URL; ``memo``: a preview's notebooks of the builds before."""
+    ``url_of(target, page)``: a link's URL; ``memo``: a preview's notebooks of the builds before;
+    ``publication``: where the notebooks are published, which they install the project from (else
+    from ``repository`` as it is)."""
+    if publication is not None:
+        repository = publication.install_url()
     labs = [p for p in lab_snippets(build.root, build.config) if in_focus(focus, lab_page(p, build.config))]
     site = build.plan({uri: text for uri, text in pages.items() if in_focus(focus, uri)}, labs)
     lab_pages = write_labs(site, build, labs_root, repository, memo)
@@ -216,7 +234,7 @@ def make(
             added[posixpath.join(folder_of(uri), names[uri])] = text
         page, text = report(site, build.environment, built)
         added[page] = text
-    return Made(site, build, built, lab_pages, added, names)
+    return Made(site, build, built, lab_pages, added, names, publication)
 
 
 def published_url(
