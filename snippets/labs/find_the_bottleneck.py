@@ -237,12 +237,14 @@ print("decoded once:", tuple(decoded.shape), decoded.dtype,
 # Write `augment_batch(images, flip)`: `images` is a batch of decoded images, a
 # `uint8` tensor of shape `(B, 3, H, W)` (such as `decoded[:4]`; `B` may be
 # 0), and `flip` a `bool` tensor of shape `(B,)`. Return a new `float32`
-# tensor of the same shape: image `i` flipped left to right (along its width) where `flip[i]` is
-# True, and every value `v` mapped to `(v / 255 - 0.5) / 0.5`, in `[-1, 1]`,
-# as `PNGs` does one image at a time. Work on the whole batch with tensor
-# operations and leave `images` as it is. Then run the check cell: the
-# checker tries it on named cases and generated ones and says what differs
-# (`python -m torchguide.drills show augment_batch` prints hints).
+# tensor of the same shape: image `i` flipped left to right (along its width)
+# where `flip[i]` is True, and every value `v` mapped to
+# `(v / 255 - 0.5) / 0.5`, in `[-1, 1]`, as `PNGs` does one image at a time;
+# leave `images` as it is. The point is to do it for the whole batch at once,
+# with tensor operations (the checker checks the result, not how it was made).
+# Then run the check cell: it tries your function on named cases and
+# generated ones and says what differs (`python -m torchguide.drills show
+# augment_batch` prints hints).
 
 # %% active="ipynb"
 # def augment_batch(images: torch.Tensor, flip: torch.Tensor) -> torch.Tensor:

@@ -170,6 +170,10 @@ def _pieces_named():
             "pieces named out of alphabetical order",
             {"z": torch.tensor([float("nan")]), "a": torch.tensor([float("inf")])},
         ),
+        _pieces_case(  # a dtype NumPy has not got
+            "bfloat16 pieces",
+            {"ok": torch.ones(2, dtype=torch.bfloat16), "bad": torch.tensor([0.0, float("nan")]).bfloat16()},
+        ),
         _pieces_case(
             "an empty tensor, an integer one, then +inf",
             {
@@ -305,7 +309,8 @@ AUGMENT_BATCH = Drill(
         "`uint8` tensor of shape `(B, 3, H, W)` (`B` may be 0), and `flip` a `bool` tensor of shape "
         "`(B,)`. Return a new `float32` tensor of the same shape: image `i` flipped left to right (along "
         "its width) where `flip[i]` is True, and every value `v` mapped to `(v / 255 - 0.5) / 0.5`, in "
-        "`[-1, 1]`. Work on the whole batch with tensor operations and leave `images` as it is."
+        "`[-1, 1]`. Leave `images` as it is. The lab's point is to do it for the whole batch at once, "
+        "with tensor operations; the checker checks the result, not how it was made."
     ),
     hints=(
         "`images.flip(-1)` flips every image along its width; keep it only where `flip` says so.",
