@@ -72,6 +72,53 @@ assert expanded.data_ptr() == column.data_ptr()
 print("strides of the expanded view:", expanded.stride())
 
 # %% [markdown]
+# ### Your turn: the strides of an expanded view
+#
+# Write `expand_strides(shape, strides, target)`: a tensor has `shape` and
+# `strides` (tuples of ints); return the strides that `tensor.expand(*target)`
+# has, as a tuple, or `None` where `expand` refuses. `target` is a tuple of
+# sizes (no `-1`); where its size is 1, any stride is accepted (that dimension
+# is never stepped along). Use no torch and no tensor: only the tuples. Then
+# run the check cell (`python -m torchguide.drills show expand_strides`
+# prints hints).
+
+# %% active="ipynb"
+# def expand_strides(shape, strides, target) -> tuple | None:
+#     raise NotImplementedError("write expand_strides here")
+
+# %% active="ipynb" tags=["raises-exception"]
+# # Checks your expand_strides: run the cell above first, then this one.
+# from torchguide.drills import check_here
+#
+# check_here("expand_strides", expand_strides)
+
+# %% [markdown]
+# One way to do it (running this cell replaces your function; run your cell
+# again to get it back): a size that matches keeps its stride; a size of 1
+# stretched, and a dimension `target` adds in front, step by 0.
+
+# %%
+def expand_strides(shape, strides, target):
+    if len(target) < len(shape):
+        return None
+    new = len(target) - len(shape)
+    result = [0] * new  # a new leading dimension repeats the whole tensor
+    for size, stride, wanted in zip(shape, strides, target[new:]):
+        if size == wanted:
+            result.append(stride)
+        elif size == 1:
+            result.append(0)
+        else:
+            return None
+    return tuple(result)
+
+
+assert expand_strides(column.shape, column.stride(), (3, 4)) == (1, 0)
+print("expand_strides((3, 1), (1, 1), (2, 3, 4)) =",
+      expand_strides((3, 1), (1, 1), (2, 3, 4)))
+check_here("expand_strides", expand_strides)
+
+# %% [markdown]
 # Sizes that are neither equal nor 1 do not broadcast.
 
 # %%

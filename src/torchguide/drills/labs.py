@@ -122,6 +122,100 @@ BROADCAST_SHAPE = Drill(
     lab=f"{LABS}/broadcasting.py",
 )
 
+# --- expand_strides ------------------------------------------------------------------------------
+
+
+def _expand_strides(shape, strides, target):
+    if len(target) < len(shape):
+        return None
+    new = len(target) - len(shape)
+    result = [0] * new  # a new leading dimension repeats the whole tensor: a step of 0
+    for size, stride, wanted in zip(shape, strides, target[new:], strict=True):
+        if size == wanted:
+            result.append(stride)
+        elif size == 1:
+            result.append(0)
+        else:
+            return None
+    return tuple(result)
+
+
+def _expand_case(shape, strides, target):
+    where = f"for shape {shape_text(shape)} and strides {tuple(strides)} expanded to {shape_text(target)}"
+    return Case(where, (tuple(shape), tuple(strides), tuple(target)))
+
+
+def _expand_named():
+    return [
+        _expand_case((3, 1), (1, 1), (3, 4)),  # the lab's column
+        _expand_case((3, 1), (1, 1), (2, 3, 4)),  # a new leading dimension
+        _expand_case((4,), (1,), (3, 4)),  # a row, repeated
+        _expand_case((3, 1), (1, 1), (3, 1)),  # nothing to stretch: strides as they were
+        _expand_case((2, 1, 3), (3, 3, 1), (2, 5, 3)),
+        _expand_case((1, 3), (3, 1), (0, 3)),  # stretched to no rows
+        _expand_case((3, 2), (2, 1), (3, 4)),  # neither equal nor 1: expand refuses
+        _expand_case((2, 3), (3, 1), (3,)),  # fewer dimensions than the tensor
+        _expand_case((3, 1), (1, 1), (4, 3)),  # aligned from the left, 3 would match
+    ]
+
+
+@st.composite
+def _expand_generated(draw):
+    target = draw(st.lists(st.integers(0, 4), max_size=4))
+    kept = target[draw(st.integers(0, len(target))) :]
+    shape = [1 if draw(st.booleans()) else size for size in kept]
+    if shape and draw(st.integers(0, 4)) == 0:  # sometimes a size that does not fit
+        shape[draw(st.integers(0, len(shape) - 1))] = draw(st.integers(2, 5))
+    strides = draw(st.lists(st.integers(0, 24), min_size=len(shape), max_size=len(shape)))
+    return _expand_case(shape, strides, target)
+
+
+def _expand_compare(case, got, expected):
+    if expected is None:
+        if got is not None:
+            raise Mismatch(f"{case.where} you returned {got!r}; expected None: expand refuses")
+        return
+    if got is None:
+        raise Mismatch(f"{case.where} you returned None; expected {expected!r}: expand can do it")
+    if not isinstance(got, tuple):
+        raise Mismatch(
+            f"{case.where} you returned {got!r}, a {type(got).__name__}; expected the tuple {expected!r}"
+        )
+    _, _, target = case.args
+    used = [size != 1 for size in target]  # a dimension of size 1 is never stepped along
+    if len(got) != len(expected) or any(u and g != e for u, g, e in zip(used, got, expected, strict=True)):
+        raise Mismatch(f"{case.where} you returned {got!r}; expected {expected!r}")
+
+
+EXPAND_STRIDES = Drill(
+    id="expand_strides",
+    title="The strides of an expanded view",
+    page="week-1/day-1/memory-and-views",
+    question="broadcasting",
+    difficulty="medium",
+    function="expand_strides",
+    statement=(
+        "Write `expand_strides(shape, strides, target) -> tuple[int, ...] | None`: a tensor has `shape` "
+        "and `strides` (tuples of ints); return the strides that `tensor.expand(*target)` has, as a "
+        "tuple, or `None` where `expand` refuses. `target` is a tuple of sizes (no `-1`); where its size "
+        "is 1, any stride is accepted (that dimension is never stepped along). Use no torch and no "
+        "tensor: only the tuples."
+    ),
+    hints=(
+        "Align `shape` with the end of `target`: the dimensions `target` has in front are new.",
+        "A dimension whose size already matches keeps its stride; one of size 1 stretched to another "
+        "size gets stride 0: every step along it stays on the same elements.",
+        "A new leading dimension repeats the whole tensor, so it too gets stride 0; any other size "
+        "mismatch, or a `target` shorter than `shape`, makes `expand` refuse.",
+    ),
+    reference=_expand_strides,
+    named_cases=_expand_named,
+    generated=_expand_generated(),
+    compare=_expand_compare,
+    forbidden=Forbidden(any_torch=True, instead="the task asks for the strides from the tuples alone"),
+    lab=f"{LABS}/broadcasting.py",
+)
+
 # --- first_nonfinite_piece ------------------------------------------------------------------------
 
 
@@ -327,7 +421,7 @@ AUGMENT_BATCH = Drill(
     lab=f"{LABS}/find_the_bottleneck.py",
 )
 
-DRILLS = [BROADCAST_SHAPE, FIRST_NONFINITE_PIECE, AUGMENT_BATCH]
+DRILLS = [BROADCAST_SHAPE, EXPAND_STRIDES, FIRST_NONFINITE_PIECE, AUGMENT_BATCH]
 
 
 def walkthrough_solution(drill: Drill, root: Path) -> str:

@@ -87,3 +87,33 @@ def test_every_lab_has_a_task_and_every_task_names_a_lab_and_a_question():
     assert tasks == {path.relative_to(ROOT).as_posix() for path in (ROOT / labs.LABS).glob("*.py")}
     for drill in DRILLS:
         assert f"{{ #{drill.question} }}" in (ROOT / "docs" / f"{drill.page}.md").read_text(encoding="utf-8")
+
+
+def test_expand_strides_reference_is_what_torch_expand_gives():
+    """Up to the strides of dimensions of size 1, which the checker does not compare: torch gives
+    a new leading one of size 1 the stride of a dimension of that size, the reference 0."""
+    import torch
+    from hypothesis import HealthCheck, given, settings
+
+    from torchguide.drills.framework import Mismatch
+
+    def agrees(case):
+        shape, strides, target = case.args
+        try:
+            answer = tuple(torch.empty_strided(shape, strides).expand(target).stride())
+        except RuntimeError:
+            answer = None
+        try:
+            labs.EXPAND_STRIDES.compare(case, answer, labs._expand_strides(*case.args))
+        except Mismatch as mismatch:
+            raise AssertionError(f"torch answers {answer}: {mismatch}") from None
+
+    for case in labs._expand_named():
+        agrees(case)
+
+    @settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(labs._expand_generated())
+    def same(case):
+        agrees(case)
+
+    same()
