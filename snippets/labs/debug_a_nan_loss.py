@@ -9,8 +9,8 @@
 # 2. what the NaN step did to the weights;
 # 3. the suspects that are *not* guilty: the data, the weights before the
 #    step, the gradient norm, the model's forward pass;
-# 4. the first non-finite tensor, found with the finders of
-#    `torchguide.debug.numerics`;
+# 4. the first non-finite tensor, found with a finder you write (a task
+#    with its checker) and with those of `torchguide.debug.numerics`;
 # 5. what `torch.autograd.detect_anomaly` says about the same step;
 # 6. the root cause, shown on one number;
 # 7. the fix, and a training run that then converges.
@@ -26,6 +26,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 from torchguide.debug.numerics import find_nonfinite, first_nonfinite_module
+from torchguide.drills import check_here
 
 torch.manual_seed(0)  # fixed seed: the lab follows one run to its NaN
 N, D = 2048, 10
@@ -143,8 +144,8 @@ assert first_nonfinite_module(replay, x) is None
 #
 # ## 4. The first non-finite tensor
 #
-# Compute the loss's pieces one by one and let `find_nonfinite` report each
-# piece that holds a NaN or an infinity, and where.
+# Compute the loss's pieces one by one, in the order the formula computes
+# them, and find the first that is not finite.
 
 # %%
 with torch.no_grad():
@@ -158,6 +159,53 @@ with torch.no_grad():
         "(1 - y) * log(1 - p)": (1 - y) * torch.log(1 - p),
         "loss": hand_written_bce(logits, y),
     }
+print("pieces:", ", ".join(pieces))
+
+# %% [markdown]
+# ### Your turn: the first piece that is not finite
+#
+# Write `first_nonfinite_piece(pieces)`: `pieces` is a dict from a name to a
+# tensor (of any shape and dtype, empty ones included), in the order they were
+# computed; return the name of the first tensor
+# that holds a NaN or an infinity (`+inf` or `-inf`), or `None` when every one
+# is finite. Leave the tensors as they are. Try it on `pieces`, then run the
+# check cell: the checker tries it on named cases and generated ones and says
+# what differs (`python -m torchguide.drills show first_nonfinite_piece`
+# prints hints).
+
+# %% active="ipynb"
+# def first_nonfinite_piece(pieces: dict) -> str | None:
+#     raise NotImplementedError("write first_nonfinite_piece here")
+
+# %% active="ipynb" tags=["raises-exception"]
+# # Checks your first_nonfinite_piece: run the cell above first, then this one.
+# from torchguide.drills import check_here
+#
+# check_here("first_nonfinite_piece", first_nonfinite_piece)
+
+# %% [markdown]
+# One way to do it, which the lab goes on with (running this cell replaces
+# your function; run your cell again to get it back). `torch.isfinite` is
+# False for NaN and for both infinities; `torch.isnan` alone would miss what
+# comes next.
+
+# %%
+def first_nonfinite_piece(pieces):
+    for name, tensor in pieces.items():
+        if not torch.isfinite(tensor).all():
+            return name
+    return None
+
+
+print("first non-finite piece:", first_nonfinite_piece(pieces))
+assert first_nonfinite_piece(pieces) == "log(1 - p)"
+check_here("first_nonfinite_piece", first_nonfinite_piece)
+
+# %% [markdown]
+# `find_nonfinite` from `torchguide.debug.numerics` says more: for each piece
+# that holds a NaN or an infinity, how many of each, and where the first is.
+
+# %%
 for report in find_nonfinite(pieces):
     print(report)
 found = {r.name: r for r in find_nonfinite(pieces)}

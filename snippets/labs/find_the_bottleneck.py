@@ -31,6 +31,7 @@ from PIL import Image
 from torch import nn
 from torch.profiler import ProfilerActivity, profile, record_function
 from torch.utils.data import BatchSampler, DataLoader, Dataset, RandomSampler
+from torchguide.drills import check_here
 
 torch.set_num_threads(1)  # steadier timings on a small shared machine
 
@@ -230,6 +231,46 @@ targets_all = torch.from_numpy(labels)
 print("decoded once:", tuple(decoded.shape), decoded.dtype,
       f"{decoded.nbytes / 2**10:.0f} KiB")
 
+# %% [markdown]
+# ### Your turn: augment a whole batch at once
+#
+# Write `augment_batch(images, flip)`: `images` is a batch of decoded images, a
+# `uint8` tensor of shape `(B, 3, H, W)` (such as `decoded[:4]`; `B` may be
+# 0), and `flip` a `bool` tensor of shape `(B,)`. Return a new `float32`
+# tensor of the same shape: image `i` flipped left to right (along its width)
+# where `flip[i]` is True, and every value `v` mapped to
+# `(v / 255 - 0.5) / 0.5`, in `[-1, 1]`, as `PNGs` does one image at a time;
+# leave `images` as it is. The point is to do it for the whole batch at once,
+# with tensor operations (the checker checks the result, not how it was made).
+# Then run the check cell: it tries your function on named cases and
+# generated ones and says what differs (`python -m torchguide.drills show
+# augment_batch` prints hints).
+
+# %% active="ipynb"
+# def augment_batch(images: torch.Tensor, flip: torch.Tensor) -> torch.Tensor:
+#     raise NotImplementedError("write augment_batch here")
+
+# %% active="ipynb" tags=["raises-exception"]
+# # Checks your augment_batch: run the cell above first, then this one.
+# from torchguide.drills import check_here
+#
+# check_here("augment_batch", augment_batch)
+
+# %% [markdown]
+# One way to do it, which the dataset below uses (running this cell replaces
+# your function; run your cell again to get it back). `torch.where` broadcasts
+# its condition against the images from the right, so `flip` is given the
+# shape `(B, 1, 1, 1)` first; as `(B,)` it would be matched against the
+# images' width.
+
+# %%
+def augment_batch(images, flip):
+    images = torch.where(flip[:, None, None, None], images.flip(-1), images)
+    return (images.float() / 255 - 0.5) / 0.5
+
+
+check_here("augment_batch", augment_batch)
+
 
 class DecodedBatches(Dataset):
     def __len__(self):
@@ -237,11 +278,8 @@ class DecodedBatches(Dataset):
 
     def __getitem__(self, indices):  # a whole batch of indices
         with record_function("augment"):
-            images = decoded[indices]
             flip = torch.rand(len(indices)) < 0.5
-            images = torch.where(flip[:, None, None, None],
-                                 images.flip(-1), images)
-            images = (images.float() / 255 - 0.5) / 0.5
+            images = augment_batch(decoded[indices], flip)
         return images, targets_all[indices]
 
 

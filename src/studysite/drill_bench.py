@@ -1,5 +1,6 @@
 """``python -m studysite.drill_bench``: how long the whole ``python -m torchguide.drills check
-ID FILE`` takes for each drill on its reference solution, as a reader waits for it (a fresh
+ID FILE`` takes for each drill on its reference solution (a lab's task: on the lab's own way, written
+to a temporary file), as a reader waits for it (a fresh
 interpreter, its imports, the runner, every case), with the load average it ran under.
 
 The aim is about 3 s per drill on a quiet 2-core machine. It prints; it asserts nothing, since a
@@ -13,6 +14,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,6 +39,16 @@ def time_check(drill_id: str, path: Path) -> tuple[float, float, int]:
     return wall, cpu, done.returncode
 
 
+def _solution_file(drill, root: Path, folder: str) -> Path:
+    if drill.lab is None:
+        return root / drill.solution_path
+    from torchguide.drills.labs import walkthrough_solution
+
+    path = Path(folder) / f"{drill.id}_solution.py"
+    path.write_text(walkthrough_solution(drill, root), encoding="utf-8")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m studysite.drill_bench", description=__doc__)
     parser.add_argument("--repeat", type=int, default=1, help="runs per drill; the fastest is shown")
@@ -47,13 +59,14 @@ def main(argv: list[str] | None = None) -> int:
     chosen = arguments.drills or list(drills)
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
     slowest = 0.0
-    for drill_id in chosen:
-        path = arguments.root / drills[drill_id].solution_path
-        runs = [time_check(drill_id, path) for _ in range(arguments.repeat)]
-        seconds, cpu, _ = min(runs)
-        status = "/".join(sorted({str(code) for _, _, code in runs}))
-        slowest = max(slowest, seconds)
-        print(f"{drill_id:<30} {seconds:5.2f} s wall  {cpu:5.2f} s CPU  exit {status}", flush=True)
+    with tempfile.TemporaryDirectory() as folder:  # where a lab task's solution is written for the command
+        for drill_id in chosen:
+            path = _solution_file(drills[drill_id], arguments.root, folder)
+            runs = [time_check(drill_id, path) for _ in range(arguments.repeat)]
+            seconds, cpu, _ = min(runs)
+            status = "/".join(sorted({str(code) for _, _, code in runs}))
+            slowest = max(slowest, seconds)
+            print(f"{drill_id:<30} {seconds:5.2f} s wall  {cpu:5.2f} s CPU  exit {status}", flush=True)
     print(f"slowest {slowest:.2f} s; load average {os.getloadavg()[0]:.2f} at the end")
     return 0
 

@@ -145,6 +145,9 @@ class Drill:
     # practice; a drill whose task speaks of the mode says so by leaving "mode" out.
     may_change: frozenset[str] = frozenset({"mode"})
     forbidden: Forbidden | None = None  # what the task says not to use
+    # The lab snippet a task is set in (its notebook holds the stub and check cells), for a task that
+    # has no section on ``page``: ``page`` and ``question`` then name what it practises.
+    lab: str | None = None
 
     def __post_init__(self):
         if self.difficulty not in DIFFICULTIES:

@@ -134,7 +134,8 @@ def sync_all(root: Path) -> list[str]:
     """
     done = []
     for drill in all_drills().values():
-        done += [f"{drill.id}: {line}" for line in sync_section(drill, root)]
+        if drill.lab is None:  # a lab's task lives in its lab, not in a section of a page
+            done += [f"{drill.id}: {line}" for line in sync_section(drill, root)]
     return done + _update_practice_page(root)
 
 
@@ -148,7 +149,7 @@ def _update_practice_page(root: Path) -> list[str]:
         for m in re.findall(r"- ([^:\n]+): (week-[\w/-]+\.md)", nav.read_text())
     }
     text = practice.read_text(encoding="utf-8")
-    table = practice_table(all_drills().values(), titles)
+    table = practice_table([drill for drill in all_drills().values() if drill.lab is None], titles)
     updated = text[: text.index("| topic | drill |")] + table + "\n"
     if updated == text:
         return []
