@@ -312,13 +312,19 @@ def _difference(before, after, path: str, may_change: frozenset[str], depth: int
     return None
 
 
+def _same_values(before: torch.Tensor, after: torch.Tensor) -> bool:
+    """Equal element by element, a NaN equal to a NaN and to nothing else (``nan_to_num`` would make
+    an input overwritten by ``nan_to_num_()`` look unchanged)."""
+    return bool(torch.isclose(before, after, rtol=0, atol=0, equal_nan=True).all())
+
+
 def _tensor_difference(before: torch.Tensor, after, path: str, may_change: frozenset[str]) -> str | None:
     if not isinstance(after, torch.Tensor):
         return f"replaced its argument {path} with a {type(after).__name__}; leave it as it was"
     if (
         after.shape != before.shape
         or after.dtype != before.dtype
-        or not torch.equal(torch.nan_to_num(before.detach()), torch.nan_to_num(after.detach()))
+        or not _same_values(before.detach(), after.detach())
     ):
         return f"changed its argument {path}; leave it as it was"
     if after.requires_grad != before.requires_grad and "requires_grad" not in may_change:

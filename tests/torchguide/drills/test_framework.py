@@ -73,4 +73,18 @@ def test_every_drill_names_a_question_on_its_page_and_has_its_snippets(tmp_path)
         assert f"{{ #{drill.question} }}" in page, (
             f"{drill.id}: no question #{drill.question} on {drill.page}"
         )
-        assert (ROOT / drill.stub_path).is_file() and (ROOT / drill.solution_path).is_file()
+        if drill.lab:  # a lab's task: its stub and check are cells of the lab
+            assert f'check_here("{drill.id}"' in (ROOT / drill.lab).read_text(), drill.id
+        else:
+            assert (ROOT / drill.stub_path).is_file() and (ROOT / drill.solution_path).is_file()
+
+
+def test_a_function_that_cleans_nan_out_of_its_input_in_place_fails():
+    def scrubbed_first(pieces):
+        found = next((name for name, tensor in pieces.items() if not torch.isfinite(tensor).all()), None)
+        for tensor in pieces.values():
+            tensor.nan_to_num_()  # NaN and inf become numbers: the caller's tensors are changed
+        return found
+
+    report = check(get("first_nonfinite_piece"), scrubbed_first)
+    assert any("changed its argument" in failure for failure in report.failures), report.failures
