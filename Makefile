@@ -23,10 +23,14 @@ SITES  := .cache/sites
 help: ## list the tasks
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
+# The engine (engine/, no torch) and the site that depends on it, both editable, in one resolve.
+$(STAMP): pyproject.toml engine/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(if $(TORCH_INDEX),$(BIN)/pip install --quiet torch==2.13.0 --index-url $(TORCH_INDEX))
-	$(BIN)/pip install --quiet -e '.[docs,test]'
+	$(BIN)/pip install --quiet -e ./engine -e '.[docs,test]'
+	@# A .venv from before the engine had a distribution of its own loses the `docexec` command as the
+	@# site's old one is replaced: the engine's install puts it back.
+	@test -x $(BIN)/docexec || $(BIN)/pip install --quiet --no-deps --force-reinstall -e ./engine
 	touch $(STAMP)
 
 setup: $(STAMP) ## create .venv and install the project (skipped when up to date)
