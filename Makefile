@@ -17,7 +17,7 @@ export NO_MKDOCS_2_WARNING := 1
 SITES  := .cache/sites
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check lint workflows test test-engine bench browser clean quick page seeds \
+.PHONY: help setup serve build check lint workflows test test-engine engine-alone bench browser clean quick page seeds \
   build-successors build-properdocs build-zensical
 
 help: ## list the tasks
@@ -72,6 +72,10 @@ test: $(STAMP) browser lint workflows ## the whole test suite: lints, snippets, 
 	$(MAKE) --no-print-directory test-engine
 	$(BIN)/pytest --ignore=tests/docexec
 
+# The engine as its own distribution: its wheel without torch in a fresh venv (WORK=folder to keep it).
+engine-alone: ## docexec alone: its wheel without torch in a fresh venv, its tests, a small plain-Python site
+	bash engine/check-alone.sh $(WORK)
+
 # Two at a time, a test file to each: a file's tests share what its fixtures built once.
 test-engine: $(STAMP) ## the engine's own tests (about a minute)
 	$(BIN)/pytest -n 2 --dist loadscope tests/docexec
@@ -124,7 +128,7 @@ gpu-wheels: ## the wheels .github/record-gpu.sh installs on a CUDA machine with 
 
 bench: $(STAMP) browser ## measure the engine, the preview, the pages' heights and the site's weight (prints figures, asserts nothing; ONLY="preview build" for those parts of the engine's)
 	$(BIN)/python -m docexec.tools.bench --preview-page how-this-site-works $(if $(ONLY),--only $(ONLY))
-	$(BIN)/python -m docexec.tools.page_heights
+	$(BIN)/python -m studysite.page_heights
 	$(BIN)/python -m studysite.bench
 	$(BIN)/python -m studysite.drill_bench
 
