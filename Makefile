@@ -17,16 +17,20 @@ export NO_MKDOCS_2_WARNING := 1
 SITES  := .cache/sites
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check lint workflows test test-engine bench browser clean quick page seeds \
+.PHONY: help setup serve build check lint workflows test test-engine engine-alone bench browser clean quick page seeds \
   build-successors build-properdocs build-zensical
 
 help: ## list the tasks
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
+# The engine (engine/, no torch) and the site that depends on it, both editable, in one resolve.
+$(STAMP): pyproject.toml engine/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(if $(TORCH_INDEX),$(BIN)/pip install --quiet torch==2.13.0 --index-url $(TORCH_INDEX))
-	$(BIN)/pip install --quiet -e '.[docs,test]'
+	$(BIN)/pip install --quiet -e ./engine -e '.[docs,test]'
+	@# A .venv from before the engine had a distribution of its own loses the `docexec` command as the
+	@# site's old one is replaced: the engine's install puts it back.
+	@test -x $(BIN)/docexec || $(BIN)/pip install --quiet --no-deps --force-reinstall -e ./engine
 	touch $(STAMP)
 
 setup: $(STAMP) ## create .venv and install the project (skipped when up to date)
@@ -67,6 +71,10 @@ browser: ## make sure Chromium is installed for the browser tests (Debian's pack
 test: $(STAMP) browser lint workflows ## the whole test suite: lints, snippets, engine, library, site, browser
 	$(MAKE) --no-print-directory test-engine
 	$(BIN)/pytest --ignore=tests/docexec
+
+# The engine as its own distribution: its wheel without torch in a fresh venv (WORK=folder to keep it).
+engine-alone: ## docexec alone: its wheel without torch in a fresh venv, its tests, a small plain-Python site
+	bash engine/check-alone.sh $(WORK)
 
 # Two at a time, a test file to each: a file's tests share what its fixtures built once.
 test-engine: $(STAMP) ## the engine's own tests (about a minute)
@@ -120,7 +128,7 @@ gpu-wheels: ## the wheels .github/record-gpu.sh installs on a CUDA machine with 
 
 bench: $(STAMP) browser ## measure the engine, the preview, the pages' heights and the site's weight (prints figures, asserts nothing; ONLY="preview build" for those parts of the engine's)
 	$(BIN)/python -m docexec.tools.bench --preview-page how-this-site-works $(if $(ONLY),--only $(ONLY))
-	$(BIN)/python -m docexec.tools.page_heights
+	$(BIN)/python -m studysite.page_heights
 	$(BIN)/python -m studysite.bench
 	$(BIN)/python -m studysite.drill_bench
 

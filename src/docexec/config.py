@@ -10,6 +10,7 @@ the pytest plugin) read the environment; the engine takes a `Config`, so a test 
     memory = "4G"                what a snippet's processes may use together, unless declared
     cache-dir = ".cache/docexec" where results are kept (relative to the project)
     device = "auto"              "cpu", "cuda", or "auto" (detected)
+    environment = ["torch"]      distributions whose releases a page names and every result is keyed on
 
   Where the project keeps things (the engine names no folder or page of its own):
 
@@ -31,6 +32,7 @@ the pytest plugin) read the environment; the engine takes a `Config`, so a test 
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
 import importlib.util
 import math
 import os
@@ -62,6 +64,7 @@ class Config:
     timeout: float = declarations.DEFAULT_TIMEOUT
     memory: int = declarations.DEFAULT_MEMORY  # bytes
     device: str | None = None  # None: detected
+    environment: tuple[str, ...] = ()  # distributions named with their release (`_distributions`)
     force: bool = False
     fork: bool = True  # False: a fresh interpreter per snippet (slower; where fork is missing)
     # Where the project keeps things, relative to its root (POSIX paths).
@@ -133,6 +136,7 @@ def _from_pyproject(root: Path, pyproject: Path) -> Config:
         "memory": _memory,
         "cache-dir": lambda value, where: root / _string(value, where),
         "device": _device,
+        "environment": _distributions,
         "snippets": lambda value, where: _folder(root, value, where),
         "labs": lambda value, where: _folder(root, value, where),
         "docs": lambda value, where: _folder(root, value, where),
@@ -224,6 +228,24 @@ def _preload(value: object, where: str) -> tuple[str, ...]:
         package = name.partition(".")[0]
         if importlib.util.find_spec(package) is None:
             raise ConfigError(f"{where}: no module named {package!r} is installed")
+    return names
+
+
+# Keys the engine's environment already holds (`docexec.execution.device`), and the cache key's own.
+_RESERVED = {"python", "device", "gpu", "cuda", "schema", "library", "engine", "pins", "seed"}
+
+
+def _distributions(value: object, where: str) -> tuple[str, ...]:
+    """Installed distributions, by name: their releases are read from their metadata, never imported."""
+    names = _strings(value, where)
+    for name in names:
+        if name.lower() in _RESERVED:
+            reserved = ", ".join(sorted(_RESERVED))
+            raise ConfigError(f"{where}: {name!r} is a name the environment keeps for itself ({reserved})")
+        try:
+            importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            raise ConfigError(f"{where}: no distribution named {name!r} is installed") from None
     return names
 
 

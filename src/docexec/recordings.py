@@ -83,10 +83,12 @@ class Recording:
         return self.pinned_torch is not None and release(self.torch) != release(self.pinned_torch)
 
     def label(self) -> str:
-        torch = f"torch {self.torch}"
-        if self.other_torch:
-            torch += f" (the site pins {self.pinned_torch})"
-        return f"Recorded on {self.gpu} · {torch} · {self.recorded}"
+        parts = [f"Recorded on {self.gpu}"]
+        if "torch" in self.result.environment:  # what ran the GPU, where the project names it
+            parts.append(f"torch {self.torch}")
+            if self.other_torch:
+                parts[-1] += f" (the site pins {self.pinned_torch})"
+        return " · ".join([*parts, self.recorded])
 
 
 def load(

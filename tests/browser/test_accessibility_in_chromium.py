@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from docexec.tools.page_heights import site_pages
+from studysite.page_heights import site_pages
 
 pytestmark = pytest.mark.browser
 

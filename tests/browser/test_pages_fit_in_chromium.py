@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from docexec.tools.page_heights import TOPIC_PAGE_GOAL_PX, is_topic_page, site_pages
-from docexec.tools.page_heights import WIDTHS as HEIGHT_WIDTHS
+from studysite.page_heights import TOPIC_PAGE_GOAL_PX, is_topic_page, site_pages
+from studysite.page_heights import WIDTHS as HEIGHT_WIDTHS
 
 pytestmark = pytest.mark.browser
 
@@ -150,7 +150,7 @@ def test_the_words_hold_no_escaped_quote_and_every_source_tag_is_a_link(tab_at, 
 
 
 def test_no_topic_page_is_taller_than_the_goal_at_desktop_width(tab_at, site_url, every_page, built_site):
-    """As `python -m docexec.tools.page_heights` measures it: the page as first met, proofs and long outputs
+    """As `python -m studysite.page_heights` measures it: the page as first met, proofs and long outputs
     folded. Past the goal, the gist of each answer is no longer what a reader scrolls through."""
     tab = tab_at(HEIGHT_WIDTHS["desktop"])
     topics = [page for page in every_page if is_topic_page(Path(built_site.path), page)]

@@ -1,7 +1,14 @@
-"""A throw-away project: snippets written by the test, a cache of its own."""
+"""A throw-away project: snippets written by the test, a cache of its own.
+
+The engine installs and runs without torch and without this site (engine/pyproject.toml), and so do
+its tests: a test whose snippets import torch is marked ``torch``, one that reads this repository's
+own site (its configuration, pages, recordings, library) ``this_site``; each skips where that is
+not installed.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -14,13 +21,20 @@ import pytest
 from docexec import config
 from docexec.execution.engine import Engine
 
+
+def installed(module: str) -> bool:
+    """A module with a file of its own: a folder of tests/ of the same name on the path is none."""
+    spec = importlib.util.find_spec(module)
+    return spec is not None and spec.origin is not None
+
+
 # Nothing preloaded: most engine tests' snippets need no torch, and a warm server that imports
 # nothing starts in a tenth of a second instead of three. A test whose snippets import torch
-# still gets it seeded as they import it.
-PYPROJECT = """\
-[tool.docexec]
-library = ["src/torchguide"]
-"""
+# still gets it seeded as they import it. torch's release is named and keyed where it is
+# installed, as this site configures it (`environment`).
+PYPROJECT = '[tool.docexec]\nlibrary = ["src/torchguide"]\n' + (
+    'environment = ["torch"]\n' if installed("torch") else ""
+)
 
 
 class Project:
@@ -50,6 +64,26 @@ class Project:
         another device: the machine's own must not matter."""
         settings = config.load(self.root).replace(**{"cache_dir": self.cache_dir, "device": "cpu", **changes})
         return Engine(self.root, settings, workers=workers, keep_warm=keep_warm)
+
+
+# marker: (the module whose absence skips it, why)
+NEEDS = {
+    "torch": ("torch", "its snippets import torch, which is not installed"),
+    "this_site": ("torchguide", "it reads or imports this repository's own site, which is not installed"),
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "torch: its snippets import torch (skipped where it is missing)")
+    config.addinivalue_line("markers", "this_site: reads this repository's own site (skipped without it)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    missing = {marker: why for marker, (module, why) in NEEDS.items() if not installed(module)}
+    for item in items:
+        for marker, why in missing.items():
+            if item.get_closest_marker(marker):
+                item.add_marker(pytest.mark.skip(reason=why))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -84,6 +84,8 @@ def test_the_variables_override_the_file_only_when_given(tmp_path):
         ('memory = "4GB"', 'expected a size such as "512M"'),
         ('device = "gpu"', 'expected "auto" or one of cpu, cuda'),
         ('cache-dir = ""', "expected a non-empty string"),
+        ('environment = ["not-installed"]', "no distribution named 'not-installed' is installed"),
+        ('environment = ["Python"]', "'Python' is a name the environment keeps for itself"),
     ],
 )
 def test_a_bad_value_names_the_file_line_and_key(tmp_path, line, problem):
@@ -144,6 +146,7 @@ print(random.random(), numpy.random.rand(), torch.rand(1).item(), torch.get_num_
 """
 
 
+@pytest.mark.torch
 def test_preloading_changes_how_fast_a_snippet_starts_never_what_it_prints(project):
     path = project.snippet("seeded.py", SEEDED)
     imported_by_the_snippet = project.engine().execute([path], progress=False)[0][path]
@@ -306,3 +309,10 @@ def test_a_project_with_its_own_folder_names_runs_through_the_command_line_and_t
     (root / "snippets" / "elsewhere.py").write_text(PASSES)
     elsewhere = engine.execute(["snippets/elsewhere.py"], progress=False)[0]["snippets/elsewhere.py"]
     assert elsewhere.reason is Reason.NO_SUCH_SNIPPET and "not inside examples/" in elsewhere.failure
+
+
+def test_the_environment_names_installed_distributions_in_the_order_given(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.docexec]\nenvironment = ["pytest", "jsonschema"]\n')
+    assert config.load(tmp_path).environment == ("pytest", "jsonschema")
+    (tmp_path / "pyproject.toml").write_text("[tool.docexec]\n")
+    assert config.load(tmp_path).environment == ()  # the engine names no library of its own

@@ -143,6 +143,8 @@ def test_on_the_cuda_runner_a_page_line_names_each_device_its_outputs_ran_on(pro
     """As the GPU runner builds (``DOCEXEC_DEVICE=cuda``): a page of plain snippets says the CPU,
     a page with a snippet declared ``cuda`` says the GPU for it."""
     (project.root / "mkdocs.yml").write_text("site_name: tiny\nplugins: [docexec]\n")
+    # Any installed distribution is named alike: pytest is one wherever these tests run.
+    (project.root / "pyproject.toml").write_text('[tool.docexec]\nenvironment = ["pytest"]\n')
     (project.root / "docs").mkdir()
     (project.root / "docs" / "index.md").write_text("# Plain\n\n%run snippets/page/runs_anywhere.py\n")
     (project.root / "docs" / "mixed.md").write_text(
@@ -172,8 +174,8 @@ def test_on_the_cuda_runner_a_page_line_names_each_device_its_outputs_ran_on(pro
         return html[html.index('<p class="docexec-page-line">') :].split(", built")[0]
 
     assert page_line("index.html").endswith(
-        "produced on a CPU with torch "
-        + importlib.metadata.version("torch")
+        "produced on a CPU with pytest "
+        + importlib.metadata.version("pytest")
         + " and Python "
         + platform.python_version()
     )
@@ -198,3 +200,27 @@ def test_the_cuda_release_of_a_wheel_without_a_local_tag_is_read_from_its_versio
     assert device.cuda_version("2.13.0+cu128") == "12.8"  # the local tag, where there is one
     (package / "version.py").write_text("cuda: Optional[str] = None\n")  # a CPU build
     assert device._version_file_cuda() is None
+
+
+def test_without_torch_the_device_is_the_cpu_and_no_gpu_is_looked_for(monkeypatch):
+    def absent(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", absent)
+    monkeypatch.setattr(device, "gpu_model", lambda: pytest.fail("a GPU looked for without torch"))
+    assert device.detect_device() == "cpu"
+    assert device.environment("cpu", "absent") == {"device": "cpu"}
+
+
+def test_the_engine_reports_the_configured_distributions_and_python(project):
+    engine = project.engine(environment=("pytest", "jsonschema"))
+    environment = engine.environment
+    assert list(provenance.distributions(environment)) == ["pytest", "jsonschema"]
+    assert environment["pytest"] == importlib.metadata.version("pytest")
+    assert provenance.environment_words(environment) == (
+        f"on a CPU with pytest {environment['pytest']}, jsonschema {environment['jsonschema']}"
+        f" and Python {platform.python_version()}"
+    )
+    bare = project.engine(environment=()).environment
+    assert provenance.environment_words(bare) == f"on a CPU with Python {platform.python_version()}"
+    assert provenance.differs(environment, bare)  # a result keyed and worded otherwise

@@ -6,6 +6,8 @@ each test looks at its own result.
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
 from docexec.execution.result import Reason, Result, Status
@@ -127,8 +129,10 @@ BEHAVIOURS = {
 def batch(module_project):
     project = module_project
     paths = [project.snippet(name, code) for name, code in BEHAVIOURS.items()]
-    # torch preloaded, as the site's own build does: four of these snippets import it.
-    results, summary = project.engine(preload=("torch",)).execute(paths, progress=False)
+    # torch preloaded where it is installed, as the site's own build does: four of these snippets
+    # import it (their tests are marked ``torch``).
+    preload = ("torch",) if importlib.util.find_spec("torch") else ()
+    results, summary = project.engine(preload=preload).execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}, summary
 
 
@@ -191,6 +195,7 @@ def test_past_the_head_python_output_keeps_its_place_among_other_processes_and_s
     assert after_stderr == ("stdout", "before the shell\na shell command\nthe end\n")
 
 
+@pytest.mark.torch
 def test_an_unexpected_error_names_the_snippet_line_and_keeps_only_its_frames(batch):
     result = batch[0]["unexpected_error.py"]
     assert result.status == Status.FAILED and result.reason is Reason.RAISED
@@ -201,6 +206,7 @@ def test_an_unexpected_error_names_the_snippet_line_and_keeps_only_its_frames(ba
     assert "torch/" not in traceback and "docexec" not in traceback
 
 
+@pytest.mark.torch
 def test_an_expected_error_passes_and_keeps_its_traceback(batch):
     result = batch[0]["expected_error.py"]
     assert result.status == Status.PASSED and result.expected_exception
@@ -259,6 +265,7 @@ def test_each_snippet_runs_in_a_fresh_empty_folder(batch):
     assert batch[0]["writes_file.py"].status == Status.PASSED
 
 
+@pytest.mark.torch
 def test_global_state_does_not_leak_between_snippets(batch):
     assert batch[0]["leaks_global_state.py"].output == "torch.float64\n"
     assert batch[0]["sees_clean_state.py"].status == Status.PASSED
@@ -270,6 +277,7 @@ def test_cuda_snippets_are_skipped_with_a_reason_without_a_gpu(batch):
     assert "CUDA" in result.failure
 
 
+@pytest.mark.torch
 def test_the_summary_counts_every_kind(batch):
     results, summary = batch
     failed = {r.path for r in results.values() if r.status == Status.FAILED}
@@ -281,6 +289,7 @@ def test_the_summary_counts_every_kind(batch):
     )
 
 
+@pytest.mark.torch
 def test_randomness_is_seeded_the_same_in_every_run(project):
     path = project.snippet("draws.py", BEHAVIOURS["sees_clean_state.py"])
     first = project.engine().execute([path], progress=False)[0][path].output

@@ -96,7 +96,7 @@ def test_a_page_that_runs_snippets_says_where_once_and_offers_itself_as_a_notebo
     html = (site / "site" / "index.html").read_text()
     line = html[html.index('<p class="docexec-page-line">') :].split("</p>")[0]
     assert html.index("</h1>") < html.index('class="docexec-page-line"')
-    assert "produced on a CPU with torch 2." in line and '<time datetime="' in line
+    assert "produced on a CPU with " in line and "Python 3." in line and '<time datetime="' in line
     assert 'href="index.ipynb" download' in line
     notebook = json.loads((site / "site" / "index.ipynb").read_text())
     assert "hello from the snippet" in json.dumps(notebook["cells"])
@@ -149,7 +149,7 @@ Text.
 def faulty(new_project) -> subprocess.CompletedProcess:
     project = new_project("faulty")
     root = _tiny_site(project, labs=False)
-    project.snippet("page/hello_world.py", "import torch\ntorch.ones(2).view(3)\n")
+    project.snippet("page/hello_world.py", "import math\nmath.sqrt(-1)\n")
     project.snippet("page/bad_declaration.py", "print(1)\n# docexec: timeout=never\n")
     for number, name in enumerate(("unused_first_claim.py", "unused_second_claim.py", "example1.py")):
         project.snippet(f"page/{name}", f"print({number})\n")
@@ -170,7 +170,7 @@ def test_a_strict_build_names_every_fault_once_and_fails(faulty):
 
 
 def test_a_broken_snippet_fails_the_strict_build_naming_page_and_snippet_line(faulty):
-    assert "docs/index.md:5: snippet failed: snippets/page/hello_world.py:2: RuntimeError" in faulty.stderr
+    assert "docs/index.md:5: snippet failed: snippets/page/hello_world.py:2: ValueError" in faulty.stderr
 
 
 def test_a_bad_declaration_fails_the_strict_build_with_file_and_line(faulty):

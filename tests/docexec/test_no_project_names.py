@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import docexec
 from docexec import config
 
@@ -46,6 +48,7 @@ def mentions(folder: Path, names: dict[str, re.Pattern[str]]) -> list[str]:
     return found
 
 
+@pytest.mark.this_site
 def test_the_names_come_from_the_projects_configuration_and_pages():
     names = project_names(ROOT)
     settings = config.load(ROOT)
@@ -75,6 +78,7 @@ def test_a_mention_is_found_with_its_file_and_line(tmp_path):
     ]
 
 
+@pytest.mark.this_site
 def test_the_engine_names_none_of_the_projects_folders_pages_or_library():
     found = mentions(ENGINE, project_names(ROOT))
     assert not found, "src/docexec names what [tool.docexec] should say:\n" + "\n".join(found)

@@ -89,6 +89,7 @@ def notebook(module_project):
     return nbformat.reads(nbformat.writes(built), as_version=4), engine.environment
 
 
+@pytest.mark.this_site
 def test_the_notebook_is_valid_and_its_code_cells_are_the_snippets_in_order(notebook):
     built, _ = notebook
     nbformat.validate(built)
@@ -151,6 +152,7 @@ def test_a_gpu_snippet_with_a_recording_shows_the_recorded_output_under_its_labe
             assert "Recorded on NVIDIA Fake 80GB" in built.cells[index - 1].source
 
 
+@pytest.mark.torch
 def test_the_first_cell_installs_torch_pinned_and_the_project_for_torchguide(notebook):
     built, environment = notebook
     first = built.cells[0]
@@ -191,6 +193,7 @@ def test_a_notebook_is_named_after_its_page(src_uri, name):
     assert notebooks.file_name(src_uri) == name
 
 
+@pytest.mark.torch
 def test_a_lab_notebook_installs_what_it_imports_before_its_first_code_cell(module_project):
     path = module_project.snippet(
         "labs/tiny_lab.py",
@@ -309,6 +312,7 @@ def _role(cell) -> str | None:
     return cell.metadata.get("docexec", {}).get("role")
 
 
+@pytest.mark.this_site
 def test_a_drill_is_its_statement_then_the_stub_then_a_check_cell_then_hints_and_solution_folded(
     drill_notebook,
 ):
@@ -338,6 +342,7 @@ def test_a_drill_is_its_statement_then_the_stub_then_a_check_cell_then_hints_and
     assert rest.source == "Closing words."
 
 
+@pytest.mark.this_site
 def test_a_drills_hints_stay_folded_one_by_one(drill_notebook):
     hints = drill_notebook.cells[4].source
     assert hints == (
@@ -348,6 +353,7 @@ def test_a_drills_hints_stay_folded_one_by_one(drill_notebook):
     assert "???" not in hints and "A reference solution" not in hints  # its header moved into the fold
 
 
+@pytest.mark.this_site
 def test_the_reference_solution_is_folded_markdown_with_the_checkers_output_not_a_code_cell(drill_notebook):
     code = "\n".join(cell.source for cell in drill_notebook.cells if cell.cell_type == "code")
     assert "expected *= size" not in code  # running the notebook cannot define it over the reader's
@@ -360,6 +366,7 @@ def test_the_reference_solution_is_folded_markdown_with_the_checkers_output_not_
     assert re.search(r"```text\ncontiguous_from_strides: \d+ cases passed\n```\n\n</details>$", fold.source)
 
 
+@pytest.mark.this_site
 def test_the_install_cell_installs_the_project_for_the_check_cell(drill_notebook):
     assert "'pytorch-foundations @ git+https://example.org/repo'" in drill_notebook.cells[0].source
 

@@ -75,8 +75,9 @@ def test_recorded_on_a_gpu_shown_by_a_cpu_build_and_stale_after_an_edit(gpu_proj
     assert "0 executed, 0 cached, 1 skipped (CUDA)" in build.stderr
     page = (root / "site" / "index.html").read_text()
     assert "peak memory: 42 MiB" in page and "Needs a GPU" not in page
-    torch_build = data["result"]["environment"]["torch"]
-    assert f"Recorded on NVIDIA Fake 80GB · torch {torch_build} · 2026-05-28" in page
+    torch_build = data["result"]["environment"].get("torch")  # named where torch is installed
+    ran_with = f"torch {torch_build} · " if torch_build else ""
+    assert f"Recorded on NVIDIA Fake 80GB · {ran_with}2026-05-28" in page
     figure = re.search(r'<img alt="Memory per step" [^>]*src="([^"]+)"', page)
     assert figure and (root / "site" / figure.group(1)).is_file()
     assert recordings.stale(root) == []
@@ -148,6 +149,7 @@ def test_an_unreadable_recording_is_listed_with_its_file(gpu_project):
     assert problem.startswith("recordings/page/gpu_memory.json: not a readable recording")
 
 
+@pytest.mark.this_site
 def test_no_recording_of_this_project_is_stale():
     """Each line names a recording whose snippet changed or is gone: record again on a GPU."""
     assert recordings.stale(ROOT) == []
@@ -196,6 +198,7 @@ def test_snippets_import_from_the_callers_python_path(project, tmp_path):
     assert "found through PYTHONPATH" in ran.stdout
 
 
+@pytest.mark.this_site
 def test_the_record_script_lists_this_projects_cuda_snippets_and_archives_a_dry_run(tmp_path):
     out = tmp_path / "out"
     ran = subprocess.run(

@@ -1,5 +1,5 @@
 """Stopping ``mkdocs build``, ``pytest`` or the preview (``mkdocs serve``) while a snippet runs
-ends every process and leaves no folder, as stopping the command line does (`test_containment`).
+ends every process and leaves no folder, as stopping the command line does (`test_snippet_containment`).
 
 Each test starts the real command in a session of its own, as a terminal starts a foreground job,
 waits until the sleeping snippet has written its pids, then stops the command with Ctrl-C (SIGINT
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_containment import SLEEPS, assert_all_gone
+from test_snippet_containment import SLEEPS, assert_all_gone
 
 from docexec.execution import process_tree
 from docexec.execution.pool import fork_is_available

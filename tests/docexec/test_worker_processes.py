@@ -7,6 +7,7 @@ plain ``python`` in an empty folder: the reference is Python itself, not a writt
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import time
@@ -161,9 +162,10 @@ def fallback(new_project):
 @pytest.fixture(scope="module")
 def batch(module_project, fallback):
     paths = [module_project.snippet(name, code) for name, code in {**COMPARED, **STALLED}.items()]
-    # torch preloaded: the stalled DataLoader's seconds are for its workers to start, not for
-    # importing torch inside the snippet first.
-    results, _ = module_project.engine(preload=("torch",)).execute(paths, progress=False)
+    # torch preloaded where it is installed: the stalled DataLoader's seconds are for its workers to
+    # start, not for importing torch inside the snippet first (the DataLoader tests are marked ``torch``).
+    preload = ("torch",) if importlib.util.find_spec("torch") else ()
+    results, _ = module_project.engine(preload=preload).execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}
 
 
@@ -171,7 +173,12 @@ def stdout_of(result) -> str:
     return "".join(text for cell in result.cells for name, text in cell.streams if name == "stdout")
 
 
-@pytest.mark.parametrize("name", COMPARED)
+def _marked(name: str):  # type: ignore[no-untyped-def]
+    """A snippet name as a parameter, marked ``torch`` where it uses a DataLoader."""
+    return pytest.param(name, marks=pytest.mark.torch) if "dataloader" in name else name
+
+
+@pytest.mark.parametrize("name", [_marked(name) for name in COMPARED])
 def test_the_output_is_what_python_prints(batch, module_project, tmp_path, name):
     result = batch[name]
     assert result.status == Status.PASSED, result.failure
@@ -179,6 +186,7 @@ def test_the_output_is_what_python_prints(batch, module_project, tmp_path, name)
     assert stdout_of(result) == python_stdout(module_project.root / "snippets" / name, tmp_path / "cwd")
 
 
+@pytest.mark.torch
 def test_two_dataloader_workers_each_load_their_part(batch):
     assert batch["dataloader_two_workers.py"].output == (
         "squares: [0, 1, 4, 9, 16, 25, 36, 49]\nworker ids: [0, 1]\n"
@@ -227,7 +235,10 @@ def printed_pids(output: str) -> list[int]:
     return [int(line.split()[1]) for line in output.splitlines() if line.startswith("pid ")]
 
 
-@pytest.mark.parametrize(("name", "processes"), [("stalled_dataloader.py", 3), ("stalled_spawn.py", 2)])
+@pytest.mark.parametrize(
+    ("name", "processes"),
+    [pytest.param("stalled_dataloader.py", 3, marks=pytest.mark.torch), ("stalled_spawn.py", 2)],
+)
 def test_a_stalled_snippet_is_killed_at_the_timeout_with_its_workers(batch, name, processes):
     result = batch[name]
     assert result.status == Status.FAILED

@@ -22,8 +22,13 @@ _VERSION_FILE_CUDA = re.compile(r"^cuda\b[^=\n]*=\s*['\"]([0-9.]+)['\"]", re.MUL
 
 
 def detect_device() -> str:
-    """``cuda`` on a CUDA build of torch with an NVIDIA GPU present, else ``cpu``."""
-    if "+cpu" in importlib.metadata.version("torch"):
+    """``cuda`` on a CUDA build of torch with an NVIDIA GPU present, else ``cpu``: also where torch
+    is not installed, as no snippet can reach a GPU without it."""
+    try:
+        torch_version = importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return "cpu"
+    if "+cpu" in torch_version:
         return "cpu"
     gpus = Path("/proc/driver/nvidia/gpus")
     return "cuda" if gpus.is_dir() and any(gpus.iterdir()) else "cpu"
@@ -83,7 +88,8 @@ def _version_file_cuda() -> str | None:
 
 
 def environment(device: str, torch_version: str) -> dict[str, str]:
-    """What names the device in provenance and in the cache key: on CUDA, the GPU and CUDA release."""
+    """What names the device in provenance and in the cache key: on CUDA, the GPU and CUDA release
+    (``torch_version`` is only read there: a CPU run needs no torch)."""
     if device not in DEVICES:
         raise ValueError(f"unknown device {device!r}: expected one of {', '.join(DEVICES)}")
     if device != "cuda":

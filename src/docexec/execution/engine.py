@@ -92,11 +92,12 @@ class Engine:
         self.cache = cache.ResultCache(self.config.cache_dir)
         self.force = self.config.force
         self.workers = workers or os.cpu_count() or 1
-        torch_version = importlib.metadata.version("torch")
+        # What a page says its outputs ran with, and what keys them: the configured distributions'
+        # releases (`Config.environment`), Python's, and the device (on CUDA, the GPU and its release).
         self.environment = {
-            "torch": torch_version,
+            **{name: _version(name) for name in self.config.environment},
             "python": platform.python_version(),
-            **device_environment(self.config.device or detect_device(), torch_version),
+            **device_environment(self.config.device or detect_device(), _version("torch")),
         }
         # Libraries whose behaviour reaches the output (printing, figures) but not the provenance line,
         # the project's declared pins (a changed pin may change what gets installed), and the seed.

@@ -6,7 +6,9 @@ import datetime
 import html
 import os
 
-ENVIRONMENT_KEYS = ("device", "gpu", "torch", "python")
+# What names the machine in an engine's environment; every other key is a configured distribution
+# (`Config.environment`: torch for a PyTorch site), named with its release.
+MACHINE_KEYS = ("device", "gpu", "cuda", "python")
 
 
 def build_date() -> datetime.date:
@@ -30,18 +32,28 @@ def device_words(environment: dict) -> str:
     return "a CUDA GPU" + (f" ({', '.join(named)})" if named else "")
 
 
+def distributions(environment: dict) -> dict[str, str]:
+    """The distributions an environment names, in their configured order, with their releases."""
+    return {key: value for key, value in environment.items() if key not in MACHINE_KEYS}
+
+
+def software_words(environment: dict) -> str:
+    """``with torch 2.13.0 and Python 3.11.7``; ``with Python 3.11.7`` where none is configured."""
+    named = [f"{name} {release}" for name, release in distributions(environment).items()]
+    python = f"Python {environment.get('python')}"
+    return f"with {', '.join(named)} and {python}" if named else f"with {python}"
+
+
 def environment_words(environment: dict) -> str:
-    return (
-        f"on {device_words(environment)} with torch {environment.get('torch')}"
-        f" and Python {environment.get('python')}"
-    )
+    return f"on {device_words(environment)} {software_words(environment)}"
 
 
 def differs(environment: dict, page_environment: dict | None) -> bool:
     """True when an output was produced elsewhere than the rest of its page (a recorded GPU run)."""
     if page_environment is None:
         return False
-    return any(environment.get(key) != page_environment.get(key) for key in ENVIRONMENT_KEYS)
+    keys = {"device", "gpu", "python", *distributions(environment), *distributions(page_environment)}
+    return any(environment.get(key) != page_environment.get(key) for key in keys)
 
 
 def page_words(environment: dict, needs_gpu: list[bool]) -> str:
@@ -56,7 +68,7 @@ def page_words(environment: dict, needs_gpu: list[bool]) -> str:
         return environment_words(environment)
     return (
         f"on {device_words(environment)} for the snippets that need one and on a CPU for the others,"
-        f" with torch {environment.get('torch')} and Python {environment.get('python')}"
+        f" {software_words(environment)}"
     )
 
 
@@ -83,4 +95,13 @@ def page_line_html(
     return f'<p class="docexec-page-line">{text}</p>'
 
 
-__all__ = ["build_date", "device_words", "differs", "environment_words", "page_line_html", "page_words"]
+__all__ = [
+    "build_date",
+    "device_words",
+    "differs",
+    "distributions",
+    "environment_words",
+    "page_line_html",
+    "page_words",
+    "software_words",
+]

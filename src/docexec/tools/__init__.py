@@ -1,2 +1,2 @@
-"""Measurements that print figures and assert nothing: ``python -m docexec.tools.bench`` and
-``python -m docexec.tools.page_heights`` (``make bench`` runs both)."""
+"""Measurements of the engine that print figures and assert nothing: ``python -m docexec.tools.bench``
+(``make bench`` runs it, with the site's own, ``studysite.page_heights`` among them)."""

@@ -1,4 +1,4 @@
-"""``python -m docexec.tools.page_heights [SITE_DIR]``: each page's height in Chromium at desktop and
+"""``python -m studysite.page_heights [SITE_DIR]``: each page's height in Chromium at desktop and
 phone width, as a reader first meets it (whole proofs and long outputs folded). Prints figures,
 asserts nothing; ``make bench`` runs it. Without SITE_DIR it builds the site first (cached).
 
