@@ -20,6 +20,8 @@ the pytest plugin) read the environment; the engine takes a `Config`, so a test 
     reference-page = "api/index.md"         the page (under docs) that documents the library
     library-module = "mylib"     the project's own library that snippets import: a page says where
     library-distribution = "my-project"     it comes from, a notebook installs this distribution
+    repository-distributions = {engine = "engine"}  distributions the library needs that come from
+                                 the project's repository, not PyPI: name -> their folder in it
     markdown-docs = ["docs/usage.md"]       Markdown files (or folders) whose code blocks pytest runs
     templates = "templates"      ``page.md`` and ``snippet.py``, from which ``docexec new`` starts
 
@@ -74,6 +76,7 @@ class Config:
     reference_page: str | None = None  # under ``docs``
     library_module: str | None = None
     library_distribution: str | None = None
+    repository_distributions: tuple[tuple[str, str], ...] = ()  # (distribution, folder in the repository)
     markdown_docs: tuple[str, ...] = ()
     templates: str = "templates"
 
@@ -143,6 +146,7 @@ def _from_pyproject(root: Path, pyproject: Path) -> Config:
         "reference-page": _relative_path,
         "library-module": _module_name,
         "library-distribution": _string,
+        "repository-distributions": _repository_distributions,
         "markdown-docs": lambda value, where: tuple(_relative_path(v, where) for v in _strings(value, where)),
         "templates": lambda value, where: _folder(root, value, where),
     }
@@ -181,6 +185,12 @@ def _line_of(text: str, key: str) -> int:
         elif in_table and re.match(rf"""^["']?{re.escape(key)}["']?\s*=""", stripped):
             return number
     return 1
+
+
+def _repository_distributions(value: object, where: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected a table of distribution = folder, got {value!r}")
+    return tuple((_string(name, where), _relative_path(folder, where)) for name, folder in value.items())
 
 
 def _string(value: object, where: str) -> str:

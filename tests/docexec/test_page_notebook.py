@@ -22,7 +22,9 @@ from docexec.render import notebooks, requirements
 def notebook_for_page(root, markdown, results, environment, repository=None, url_of=lambda target: None):
     """The page's notebook, planned by the site build with ``results`` (one snippet's result)."""
     settings = config.load(root).replace(
-        library_module="torchguide", library_distribution="pytorch-foundations"
+        library_module="torchguide",
+        library_distribution="pytorch-foundations",
+        repository_distributions=(("docexec", "engine"),),  # as this site keeps its engine
     )
     plan = site.SiteBuild(root, settings, site.one_by_one(results), environment).plan_page(
         "page.md", markdown
@@ -158,7 +160,10 @@ def test_the_first_cell_installs_torch_pinned_and_the_project_for_torchguide(not
     first = built.cells[0]
     assert first.cell_type == "code"
     release = environment["torch"].split("+")[0]
-    command = f"%pip install torch=={release} 'pytorch-foundations @ git+https://example.org/repo'"
+    command = (
+        f"%pip install torch=={release} 'docexec @ git+https://example.org/repo#subdirectory=engine'"
+        " 'pytorch-foundations @ git+https://example.org/repo'"
+    )
     assert command in first.source
 
 
@@ -179,6 +184,22 @@ def test_requirements_map_modules_to_what_pip_installs():
     )
     assert found == ["torch==2.13.0", "my-project", "numpy"]
     assert requirements.imported_modules("import a.b\nfrom c.d import e\nfrom . import f\n") == {"a", "c"}
+
+
+def test_what_the_library_needs_from_its_repository_comes_from_the_same_reference():
+    """A distribution kept in a folder of the repository (not on PyPI) is installed from there,
+    beside the library and at its reference; the engine's notebook extension too."""
+    url = "https://example.org/repo@0123abc"
+    kept = (("my-engine", "engine"),)
+    with_library = requirements.requirements({"mylib"}, "2.13.0", url, "mylib", "my-project", kept)
+    assert with_library == [
+        "my-engine @ git+https://example.org/repo@0123abc#subdirectory=engine",
+        "my-project @ git+https://example.org/repo@0123abc",
+    ]
+    engine = (("docexec", "engine"),)  # the engine's module, for the CUDA cells' extension
+    alone = requirements.requirements({"docexec"}, "2.13.0", url, "mylib", "my-project", engine)
+    assert alone == ["docexec @ git+https://example.org/repo@0123abc#subdirectory=engine"]
+    assert requirements.requirements({"mylib"}, "2.13.0", None, "mylib", "my-project", kept) == ["my-project"]
 
 
 @pytest.mark.parametrize(
@@ -446,7 +467,9 @@ def run_all_notebook(module_project):
     engine = project.engine()
     results, _ = engine.execute(paths, progress=False)
     settings = config.load(project.root).replace(
-        library_module="torchguide", library_distribution="pytorch-foundations"
+        library_module="torchguide",
+        library_distribution="pytorch-foundations",
+        repository_distributions=(("docexec", "engine"),),
     )
     plan = site.SiteBuild(
         project.root, settings, site.one_by_one(results.__getitem__), engine.environment
@@ -473,7 +496,11 @@ def _cells_of(notebook, ending: str):
 def test_a_cuda_cell_is_marked_to_skip_without_a_gpu_and_keeps_its_recorded_output(run_all_notebook):
     install = run_all_notebook.cells[0].source.splitlines()
     assert install[-1] == "%load_ext docexec.notebook"  # what %%needs_cuda comes from
-    assert f"'pytorch-foundations @ git+https://example.org/repo@{'ab' * 20}'" in install[-3]  # ships it
+    pinned = f"git+https://example.org/repo@{'ab' * 20}"
+    # The engine ships the extension: from the repository, at the reference the notebook was built from.
+    pip, torch, engine = install[-3].split(" ", 3)[1:]
+    assert (pip, engine) == ("install", f"'docexec @ {pinned}#subdirectory=engine'")
+    assert torch.startswith("torch==")
     for ending in ("gpu_unrecorded.py", "gpu_recorded.py"):
         assert _cells_of(run_all_notebook, ending).source.startswith("%%needs_cuda\nimport torch\n")
     assert [o.text for o in _cells_of(run_all_notebook, "gpu_recorded.py").outputs] == ["8 GPUs\n"]

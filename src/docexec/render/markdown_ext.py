@@ -225,7 +225,9 @@ class SnippetRenderer:
             name = f"[{name}]({posixpath.relpath(self.config.reference_page, here)})"
         distribution = self.config.library_distribution or module
         command = requirements.pip_command(
-            [requirements.library_requirement(distribution, self.library_repository)]
+            requirements.library_requirements(
+                distribution, self.library_repository, self.config.repository_distributions
+            )
         )
         return [
             "",

@@ -212,7 +212,12 @@ def install_cell(
         modules.add(cuda_cells.__name__.split(".")[0])
     torch = environment.get("torch", "")
     wanted = requirements.requirements(
-        modules, torch, repository, config.library_module, config.library_distribution
+        modules,
+        torch,
+        repository,
+        config.library_module,
+        config.library_distribution,
+        config.repository_distributions,
     )
     lines = [
         "# What this notebook imports; its outputs were recorded"

@@ -36,26 +36,46 @@ def library_requirement(distribution: str, repository: str | None) -> str:
     return f"{distribution} @ git+{repository}" if repository else distribution
 
 
+def repository_requirement(distribution: str, folder: str, repository: str) -> str:
+    """A distribution kept in ``folder`` of the project's repository (`Config.repository_distributions`),
+    from the same reference as the project: ``name @ git+URL@ref#subdirectory=folder``."""
+    return f"{distribution} @ git+{repository}#subdirectory={folder}"
+
+
+def library_requirements(
+    distribution: str, repository: str | None, from_repository: tuple[tuple[str, str], ...] = ()
+) -> list[str]:
+    """The project's library and, where it comes from its repository, the distributions it needs
+    from there too (pip cannot find them on PyPI)."""
+    found = [library_requirement(distribution, repository)]
+    if repository:
+        found += [repository_requirement(name, folder, repository) for name, folder in from_repository]
+    return found
+
+
 def requirements(
     modules: set[str],
     torch_version: str,
     repository: str | None,
     library_module: str | None = None,
     library_distribution: str | None = None,
+    from_repository: tuple[tuple[str, str], ...] = (),
 ) -> list[str]:
     """pip requirements for ``modules``: torch pinned to the release the outputs came from; the
     project's library (`Config.library_module`), and any module the project's distribution ships,
-    as that distribution, from ``repository``."""
+    as that distribution, from ``repository``, with the distributions it needs from there
+    (``from_repository``: `Config.repository_distributions`)."""
     wanted = set()
+    kept_there = dict(from_repository)
     for module in modules - set(sys.stdlib_module_names) - {"__future__"}:
+        distribution = _distributions().get(module, [module])[0]
         if module == "torch":
             wanted.add("torch==" + torch_version.split("+")[0])  # the CPU or CUDA build of one release
-        elif module == library_module and library_distribution:
-            wanted.add(library_requirement(library_distribution, repository))
+        elif (module == library_module and library_distribution) or distribution == library_distribution:
+            wanted.update(library_requirements(library_distribution, repository, from_repository))  # type: ignore[arg-type]
+        elif distribution in kept_there and repository:
+            wanted.add(repository_requirement(distribution, kept_there[distribution], repository))
         else:
-            distribution = _distributions().get(module, [module])[0]
-            if distribution == library_distribution:
-                distribution = library_requirement(distribution, repository)
             wanted.add(distribution)
     return sorted(wanted, key=lambda name: (not name.startswith("torch=="), name.lower()))
 
@@ -64,4 +84,11 @@ def pip_command(requirements: list[str]) -> str:
     return "pip install " + " ".join(shlex.quote(requirement) for requirement in requirements)
 
 
-__all__ = ["imported_modules", "library_requirement", "pip_command", "requirements"]
+__all__ = [
+    "imported_modules",
+    "library_requirement",
+    "library_requirements",
+    "pip_command",
+    "repository_requirement",
+    "requirements",
+]
