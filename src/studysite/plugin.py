@@ -15,6 +15,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from studysite import (
+    curriculum,
     deck_date,
     flashcards,
     folded_code,
@@ -71,12 +72,13 @@ class StudySitePlugin(BasePlugin):
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.questions.clear()
-        found, titles, sources = [], {}, []
+        found, titles, topics, sources = [], {}, {}, []
         for file in files.documentation_pages():
             if file.src_uri.endswith(".md") and file.abs_src_path:
                 text = Path(file.abs_src_path).read_text(encoding="utf-8")
                 found += questions.parse(text, file.src_uri)
                 titles[file.src_uri] = questions.page_title(text) or file.src_uri
+                topics[file.src_uri] = curriculum.page_topics(text)
                 sources.append(Path(file.abs_src_path))
         self.questions.update({q.url: q for q in found})
         for name, content in (
@@ -90,8 +92,11 @@ class StudySitePlugin(BasePlugin):
         # Stamped with the pages' last change (deck_date.py): the same pages give the same file in
         # every clone, an edited page a newer deck, whose notes Anki then updates on import.
         site_url, changed = config.site_url or "", deck_date.pages_changed(sources)
-        inputs = (repr(found), site_url, changed)
-        deck = self._remembered("deck", "", inputs, lambda: flashcards.build_deck(found, site_url, changed))
+        places = curriculum.places(config.nav, titles, topics)
+        inputs = (repr(found), site_url, changed, places)
+        deck = self._remembered(
+            "deck", "", inputs, lambda: flashcards.build_deck(found, site_url, changed, places)
+        )
         files.append(File.generated(config, DECK_FILE, content=deck))
         return files
 

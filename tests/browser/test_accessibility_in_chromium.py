@@ -1,8 +1,8 @@
 """The accessibility gate: axe-core over every built page, in the light and the dark scheme, at
 desktop and phone width, and in the states a learner brings a page into (self-test on with the
 answers hidden, an answer revealed with its grades, the mock interview running, search results
-open, a drill's hints unfolded). Any violation fails, but those in `EXCEPTIONS`, each with its
-reason and the upstream issue it waits for.
+open, a drill's hints unfolded, a figure open full screen). Any violation fails, but those in
+`EXCEPTIONS`, each with its reason and the upstream issue it waits for.
 
 axe-core is bundled from `.ci/node_modules` (`make workflows` installs it from `.ci/package-lock.json`),
 injected into each page: nothing is fetched. The WCAG 2.2 AA tags are named one by one: axe runs
@@ -108,6 +108,8 @@ LEARNER_STATES = [
     "mock interview",
     "search results",
     "hints open",
+    "figure full screen",
+    "figure zoomed",
 ]
 
 
@@ -140,6 +142,12 @@ def _bring(page, site_url: str, state: str) -> None:
         box.fill("autograd")
         box.press("End")
         page.wait_for_selector(".md-search-result__item")
+    elif state in ("figure full screen", "figure zoomed"):
+        _open(page, f"{site_url}/how-this-site-works/")  # the proving ground: figures of every kind
+        page.locator("a.docexec-figure").first.click()
+        page.locator("dialog.figure-view img").wait_for()
+        if state == "figure zoomed":
+            page.locator(".figure-view__zoom").click()
     elif state == "hints open":
         _open(page, f"{site_url}/week-1/day-1/memory-and-views/")  # a page with drills
         assert page.locator("article details:has-text('Hint 1')").count() >= 1

@@ -1,7 +1,8 @@
 """Every page as a reader meets it at desktop and phone width: no output cuts its text at the
-right edge (a table may scroll, and says so), no figure is wider than its column or has text
-under 10 px, the page's words hold no escaped quote nor an unexplained source tag, and no topic
-page is taller than `TOPIC_PAGE_GOAL_PX` at desktop width with its proofs folded."""
+right edge (a table may scroll, and says so), no table runs past its column, no code block cuts
+its text and code is legible on a phone, no figure is wider than its column or has text under
+10 px, the page's words hold no escaped quote nor an unexplained source tag, and no topic page is
+taller than `TOPIC_PAGE_GOAL_PX` at desktop width with its proofs folded."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ pytestmark = pytest.mark.browser
 
 WIDTHS = [pytest.param(1280, id="1280px"), pytest.param(390, id="390px")]
 LEGIBLE_PX = 10
+LEGIBLE_CODE_PX = 13  # code on a phone: 0.85 of the body text, also inside a box
+STUDY_PAGE = "study/"  # its "By topic" table is drawn by its script after loading
 SVG_PX_PER_PT = 96 / 72
 
 # For each output block shown: whether its text runs past the block's right edge.
@@ -28,6 +31,44 @@ OUTPUT_BLOCKS = """() => [...document.querySelectorAll(
     scrolls: getComputedStyle(code).overflowX === 'auto',
     text: code.textContent.slice(0, 60),
   }))"""
+
+# Each table shown: whether it runs past its column (its scroll wrapper, or itself), where a phone
+# leaves its last columns off-screen. The build report's table scrolls on purpose: a line a snippet.
+TABLES = """() => [...document.querySelectorAll('article table')]
+  .filter(table => table.offsetParent !== null && table.closest('.docexec-report') === null)
+  .map(table => {
+    const column = table.closest('.md-typeset__scrollwrap') || table.parentElement;
+    const cells = [...table.querySelectorAll('th, td')];
+    return {
+      cut: column.scrollWidth > column.clientWidth + 1 || table.scrollWidth > table.clientWidth + 1
+        || cells.some(cell => cell.getBoundingClientRect().right > document.documentElement.clientWidth + 1),
+      stacked: table.hasAttribute('data-stacked'),
+      labelled: [...table.querySelectorAll('tbody td')].every(cell => cell.dataset.label),
+      text: table.textContent.trim().slice(0, 60),
+    };
+  })"""
+
+# Each code block shown (outputs are checked above): whether it cuts its text, its size, and whether
+# a wrapped line is marked as printed output's are (a mark in each row of the gutter, covered by
+# each line on its first row) while the text a reader copies keeps its own lines.
+CODE_BLOCKS = """() => [...document.querySelectorAll('article pre > code')]
+  .filter(code => code.offsetParent !== null && !code.closest('.docexec-output, .docexec-raises'))
+  .map(code => {
+    const style = getComputedStyle(code);
+    const lines = [...code.querySelectorAll(':scope > span')];
+    return {
+      cut: code.scrollWidth > code.clientWidth + 1,
+      px: parseFloat(style.fontSize),
+      wraps: lines.some(line => line.getClientRects().length > 1),
+      marked: style.backgroundImage.includes('svg') && lines.every(line => {
+        const cover = getComputedStyle(line, '::before');
+        return parseFloat(cover.width) > 0 && cover.backgroundColor === style.backgroundColor;
+      }),
+      copiedLines: code.innerText.replace(/\\n$/, '').split('\\n').length,
+      lines: code.textContent.replace(/\\n$/, '').split('\\n').length,
+      text: code.textContent.slice(0, 60),
+    };
+  })"""
 
 # Each figure: its width on the page, its column's width, and the smallest text it draws. Matplotlib
 # draws text as glyph paths, each run under `scale(s -s)` where s is the size in points / 100.
@@ -110,6 +151,53 @@ def test_no_output_block_cuts_its_text(tab_at, site_url, every_page, width):
                 cut.append(f"{page}: {block['text']!r}")
     assert not cut, f"{len(cut)} output blocks cut their text at {width} px:\n" + "\n".join(cut)
     assert tables, "no output was recognised as a table: the check above would prove nothing for tables"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_table_runs_past_its_column(tab_at, site_url, every_page, width):
+    tab = tab_at(width)
+    cut, seen, stacked = [], 0, 0
+    for page in every_page:
+        _open(tab, f"{site_url}/{page}")
+        if page == STUDY_PAGE:
+            tab.wait_for_selector(".study-topics table")
+        tab.wait_for_timeout(50)  # a table too wide is stacked in the next frame (narrow-tables.js)
+        for table in tab.evaluate(TABLES):
+            seen += 1
+            stacked += table["stacked"]
+            if table["cut"]:
+                cut.append(f"{page}: {table['text']!r}")
+            if table["stacked"]:
+                assert table["labelled"], f"{page}: a stacked table's cells without their headings"
+    assert seen > 20, f"only {seen} tables seen: the check would prove little"
+    assert not cut, f"{len(cut)} tables run past their column at {width} px:\n" + "\n".join(cut)
+    if width == 1280:
+        assert stacked == 0, "a table is stacked on a desktop"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_code_block_cuts_its_text_and_code_is_legible_on_a_phone(tab_at, site_url, every_page, width):
+    tab = tab_at(width)
+    problems, seen, wrapped = [], 0, 0
+    for page in every_page:
+        _open(tab, f"{site_url}/{page}")
+        _unfold_every_box(tab)
+        for block in tab.evaluate(CODE_BLOCKS):
+            seen += 1
+            wrapped += block["wraps"]
+            where = f"{page}: {block['text']!r}"
+            if block["cut"]:
+                problems.append(f"{where} is cut")
+            if block["copiedLines"] != block["lines"]:
+                problems.append(f"{where} copies as {block['copiedLines']} lines, not {block['lines']}")
+            if block["wraps"] and not block["marked"]:
+                problems.append(f"{where} wraps without a mark")
+            if width < 600 and block["px"] < LEGIBLE_CODE_PX:
+                problems.append(f"{where} is {block['px']:.1f} px")
+    assert seen > 100, f"only {seen} code blocks seen: the check would prove little"
+    if width < 600:
+        assert wrapped, "no line of code wraps on a phone: the mark check proved nothing"
+    assert not problems, f"{len(problems)} code blocks at {width} px:\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

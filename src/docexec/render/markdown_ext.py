@@ -193,7 +193,8 @@ class SnippetRenderer:
         return [*block, "", self.stash(toggle)]
 
     def _figure(self, figure: Figure, path: str) -> str:
-        """An image that opens at full size when tapped, sized before it loads."""
+        """An image sized before it loads, linked to its file: a tap opens it full screen in the page
+        (docs/assets/figure-view.js), or, without the script, the file itself."""
         if self.figure_files:
             url = figure_url(figure, self.page_uri, self.config.figure_store)
         else:
