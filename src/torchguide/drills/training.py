@@ -880,8 +880,9 @@ NO_SYNC_ACCUMULATION = Drill(
         "with exactly one all-reduce, carrying all k micro-batches."
     ),
     hints=(
-        "Each `backward()` adds into `.grad`; with DDP each one outside `no_sync()` also all-reduces. "
-        "One all-reduce of the sum costs what one of each micro-batch would cost k times over.",
+        "Each `backward()` adds into `.grad`; under DDP each one outside `no_sync()` also all-reduces. "
+        "k all-reduces of the partial sums give what one all-reduce of the whole sum gives, at k "
+        "times the communication.",
         "Run the first k - 1 micro-batches, forward and backward, inside `with model.no_sync():`, "
         "and the last one outside it: DDP decides in the forward whether its backward syncs.",
         "The mean of k losses: divide each micro-batch's loss by k before its `backward()`.",
