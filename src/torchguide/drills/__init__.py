@@ -14,9 +14,9 @@ IN_RUNNER = False  # set in the process that runs a reader's function (torchguid
 
 def all_drills() -> dict[str, Drill]:
     """Every drill by id, in the order of the curriculum."""
-    from torchguide.drills import data_loading, debugging, week_1
+    from torchguide.drills import data_loading, debugging, layers, week_1
 
-    drills = [*week_1.DRILLS, *data_loading.DRILLS, *debugging.DRILLS]
+    drills = [*week_1.DRILLS, *layers.DRILLS, *data_loading.DRILLS, *debugging.DRILLS]
     found: dict[str, Drill] = {}
     for drill in drills:
         if drill.id in found:
