@@ -117,6 +117,7 @@ CAUSAL_ATTENTION = Drill(
             "_scaled_dot_product_attention_math",
             "_scaled_dot_product_flash_attention_for_cpu",
             "multi_head_attention_forward",
+            "_native_multi_head_attention",
         ),
         instead="the drill asks you to write attention from its matrix products and softmax",
     ),
@@ -363,6 +364,8 @@ STABLE_CROSS_ENTROPY = Drill(
             "special_softmax",
             "logsumexp",
             "special_logsumexp",
+            "logcumsumexp",
+            "softmin",
         ),
         instead="the drill asks you to write the log-softmax from elementwise operations",
     ),
@@ -444,7 +447,8 @@ LAYER_NORM_BY_HAND = Drill(
         "equal to those dimensions' sizes) to mean 0 and variance 1, dividing by `sqrt(variance + eps)`, "
         "then multiply by `weight` and add `bias` (each of shape `normalized_shape`, or `None`: leave that "
         "step out). A batch of one normalizes as any other. Use elementwise operations and reductions, "
-        "not `F.layer_norm`, `nn.LayerNorm` or `F.group_norm`."
+        "not `F.layer_norm`, `nn.LayerNorm` or another of torch's normalizations (`group_norm`, "
+        "`instance_norm`, `batch_norm`, `rms_norm`)."
     ),
     hints=(
         "The dimensions to reduce are the last ones: `dims = tuple(range(-len(normalized_shape), 0))`, "
@@ -459,7 +463,18 @@ LAYER_NORM_BY_HAND = Drill(
     generated=_layer_norm_generated(),
     compare=_layer_norm_compare,
     forbidden=Forbidden(
-        torch_functions=_with_overloads("layer_norm", "native_layer_norm", "group_norm", "native_group_norm"),
+        torch_functions=_with_overloads(
+            "layer_norm",
+            "native_layer_norm",
+            "group_norm",
+            "native_group_norm",
+            "instance_norm",
+            "batch_norm",
+            "native_batch_norm",
+            "_native_batch_norm_legit",
+            "rms_norm",
+            "_fused_rms_norm",
+        ),
         instead="the drill asks you to write the normalization from its mean and variance",
     ),
     tolerance=f"rtol={LAYER_NORM_RTOL:g}, atol={LAYER_NORM_ATOL:g}",

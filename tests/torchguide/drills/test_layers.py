@@ -119,3 +119,40 @@ def test_a_function_is_found_inside_the_expression_that_returns_its_output():
     assert layers._made_by_a_function(Double.apply(x) + 1)
     assert not layers._made_by_a_function(2 * x + 1)
     assert not layers._made_by_a_function(torch.ones(3))
+
+
+def test_every_shortcut_through_torchs_own_function_is_seen():
+    """What each task forbids, reached by another name or module than the wrong solutions use."""
+    import torch.nn.functional as F
+
+    from torchguide.drills import get
+    from torchguide.drills._containment import _watching
+
+    x, targets = torch.randn(3, 4), torch.tensor([0, 3, 1])
+    q = torch.randn(2, 3, 4)
+    attention = torch.nn.MultiheadAttention(4, 1, batch_first=True)
+    shortcuts = {
+        "stable_cross_entropy": [
+            lambda: F.softmin(-x, dim=1),
+            lambda: torch.logcumsumexp(x, dim=1),
+            lambda: torch.special.log_softmax(x, dim=1),
+            lambda: torch.distributions.Categorical(logits=x).log_prob(targets),
+            lambda: F.nll_loss(x, targets),
+        ],
+        "causal_attention": [
+            lambda: attention(q, q, q, need_weights=False),
+            lambda: attention.eval()(q, q, q, need_weights=False),
+        ],
+        "layer_norm_by_hand": [
+            lambda: F.group_norm(x, 1),
+            lambda: F.instance_norm(x[None]),
+            lambda: F.batch_norm(x.t(), None, None, training=True),
+            lambda: torch.nn.LayerNorm(4)(x),
+        ],
+    }
+    for drill_id, calls in shortcuts.items():
+        for number, call in enumerate(calls):
+            used: list[str] = []
+            with torch.no_grad(), _watching(get(drill_id).forbidden, used):
+                call()
+            assert used, f"{drill_id}: shortcut {number} went unseen"
