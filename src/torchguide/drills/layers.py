@@ -135,8 +135,9 @@ def _swish(x, beta):
     return x * torch.sigmoid(beta * x)
 
 
-def _made_by_a_function(output: torch.Tensor) -> bool:
-    """Whether a custom ``torch.autograd.Function``'s backward is in the graph that made ``output``."""
+def _function_node(output: torch.Tensor):
+    """The backward node of a custom ``torch.autograd.Function`` in the graph that made ``output``,
+    or None: autograd's own nodes alone differentiated it."""
     stack, seen = [output.grad_fn], set()
     while stack and len(seen) < 100:
         node = stack.pop()
@@ -144,9 +145,9 @@ def _made_by_a_function(output: torch.Tensor) -> bool:
             continue
         seen.add(node)
         if isinstance(node, torch.autograd.function.BackwardCFunction):
-            return True
+            return node
         stack += [next_node for next_node, _ in node.next_functions]
-    return False
+    return None
 
 
 def _through_backward(function):
@@ -159,9 +160,11 @@ def _through_backward(function):
         output = function(x, beta)
         if not isinstance(output, torch.Tensor) or output.shape != x.shape:
             return {"output": output}  # the comparison of the output says what is wrong
+        node = _function_node(output)
         answer = {
             "output": output.detach(),
-            "custom": _made_by_a_function(output),
+            "custom": node is not None,
+            "saved": len(node.saved_tensors) if node is not None else 0,
             "made_by": type(output.grad_fn).__name__ if output.grad_fn is not None else None,
             "grad_x": None,
             "grad_beta": None,
@@ -233,6 +236,11 @@ def _swish_compare(case, got, expected):
         if got[name] is None:
             raise Mismatch(f"{case.where} your backward returned None as the {label}; expected a tensor")
         expect_tensor(case, label, got[name], expected[name], rtol=SWISH_RTOL, atol=SWISH_ATOL)
+    if not got["saved"]:
+        raise Mismatch(
+            f"{case.where} your Function saved no tensor with ctx.save_for_backward: keep what backward "
+            "needs there, where autograd checks that no in-place change overwrote it since forward"
+        )
     if got.get("gradcheck"):
         raise Mismatch(f"{case.where} torch.autograd.gradcheck in float64 fails: {got['gradcheck']}")
 

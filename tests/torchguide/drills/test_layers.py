@@ -116,9 +116,9 @@ def test_a_function_is_found_inside_the_expression_that_returns_its_output():
             return 2 * grad_output
 
     x = torch.ones(3, requires_grad=True)
-    assert layers._made_by_a_function(Double.apply(x) + 1)
-    assert not layers._made_by_a_function(2 * x + 1)
-    assert not layers._made_by_a_function(torch.ones(3))
+    assert isinstance(layers._function_node(Double.apply(x) + 1), torch.autograd.function.BackwardCFunction)
+    assert layers._function_node(2 * x + 1) is None
+    assert layers._function_node(torch.ones(3)) is None
 
 
 def test_every_shortcut_through_torchs_own_function_is_seen():
@@ -156,3 +156,22 @@ def test_every_shortcut_through_torchs_own_function_is_seen():
             with torch.no_grad(), _watching(get(drill_id).forbidden, used):
                 call()
             assert used, f"{drill_id}: shortcut {number} went unseen"
+
+
+def test_gradcheck_in_float64_reports_a_backward_that_disagrees_with_the_forward():
+    class HalfGradient(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, beta):
+            ctx.save_for_backward(x, beta)
+            return x * torch.sigmoid(beta * x)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            x, beta = ctx.saved_tensors
+            return grad_output * torch.sigmoid(beta * x) / 2, None
+
+    x = torch.randn(3, requires_grad=True)
+    beta = torch.tensor(1.0)
+    answer = layers._through_backward(HalfGradient.apply)(x, beta, torch.ones(3))
+    assert answer["custom"] and answer["saved"] == 2
+    assert answer["gradcheck"].startswith("Jacobian mismatch"), answer["gradcheck"]
