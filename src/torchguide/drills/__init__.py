@@ -14,9 +14,16 @@ IN_RUNNER = False  # set in the process that runs a reader's function (torchguid
 
 def all_drills() -> dict[str, Drill]:
     """Every drill by id, in the order of the curriculum."""
-    from torchguide.drills import data_loading, debugging, labs, training, week_1
+    from torchguide.drills import data_loading, debugging, labs, layers, training, week_1
 
-    drills = [*week_1.DRILLS, *training.DRILLS, *data_loading.DRILLS, *debugging.DRILLS, *labs.DRILLS]
+    drills = [
+        *week_1.DRILLS,
+        *layers.DRILLS,
+        *training.DRILLS,
+        *data_loading.DRILLS,
+        *debugging.DRILLS,
+        *labs.DRILLS,
+    ]
     found: dict[str, Drill] = {}
     for drill in drills:
         if drill.id in found:
