@@ -39,10 +39,13 @@
   function showVerdict() {
     var result = document.querySelector(".md-search-result");
     if (!result || !verdict) return;
+    var meta = result.querySelector(".md-search-result__meta");
+    // Material's result count is not announced: a live region makes a screen reader say it, and
+    // say "No question matches" where the query has no answer here.
+    if (meta && !meta.hasAttribute("role")) meta.setAttribute("role", "status");
     var unanswered = !verdict.match && verdict.query.trim() !== "";  // an empty box asks nothing
     result.classList.toggle(NO_MATCH, unanswered);
-    if (!unanswered) return;
-    var meta = result.querySelector(".md-search-result__meta");
+    if (!unanswered || !meta) return;
     var unknown = verdict.unknown.length
       ? " Nothing on this site holds “" + verdict.unknown.join("”, “") + "”."
       : "";

@@ -287,6 +287,7 @@ def test_the_results_name_a_word_the_site_does_not_hold_and_still_list_what_it_h
     type_query(page, box, "onnx export trace")
     meta = page.locator(".md-search-result__meta").inner_text()
     assert meta == f"{NO_MATCH} “onnx export trace”. Nothing on this site holds “onnx”. Nearest results:"
+    assert page.locator(".md-search-result__meta").get_attribute("role") == "status"  # read aloud
     assert f"/{DEBUGGING}/#profiler-workflow" in result_links(page), "the profiler's trace export is listed"
 
 

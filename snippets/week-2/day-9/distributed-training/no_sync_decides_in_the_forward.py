@@ -29,6 +29,6 @@ for loss in losses[:-1]:
 losses[-1].backward()  # the last backward outside no_sync()...
 assert all_reduces == []  # ...sends nothing: its forward ran inside
 # --8<-- [end:gist]
-print("all-reduces when only the last backward is outside no_sync:", len(all_reduces))
+print("all-reduces, last backward outside no_sync:", len(all_reduces))
 del model  # it holds the process group: let it go first
 dist.destroy_process_group()
