@@ -85,6 +85,7 @@ class Config:
     markdown_docs: tuple[str, ...] = ()
     templates: str = "templates"
     notebook_cells: str | None = None  # the module of the project's notebook-cell hook
+    new_page: str | None = None  # the module of the project's ``docexec new`` hook
 
     def replace(self, **changes: object) -> Config:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -156,6 +157,7 @@ def _from_pyproject(root: Path, pyproject: Path) -> Config:
         "markdown-docs": lambda value, where: tuple(_relative_path(v, where) for v in _strings(value, where)),
         "templates": lambda value, where: _folder(root, value, where),
         "notebook-cells": _module_name,
+        "new-page": _module_name,
     }
     values: dict[str, object] = {"cache_dir": root / ".cache" / "docexec"}
     for key, value in table.items():
