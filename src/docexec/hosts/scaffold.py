@@ -183,7 +183,7 @@ def new_page(
 
 
 def _link_to(snippet: str) -> str:
-    """A correction's "Shown by" link: the snippet's file name, to its block's anchor."""
+    """A link to a snippet's block: its file name, to the block's anchor."""
     return f"[`{snippet}.py`](#{snippet})"
 
 

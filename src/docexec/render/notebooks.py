@@ -57,7 +57,7 @@ class NotebookError(ValueError):
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)\s+([\w-]+)(?:\s+"(.*)")?\s*$')
 _TAB = re.compile(r'^===\+?\s+"(.*)"\s*$')
-_BLOCK_FENCE = re.compile(r"^///")  # pymdownx.blocks: `/// html | div.answer` ... `///`
+_BLOCK_FENCE = re.compile(r"^///")  # pymdownx.blocks: `/// html | div.note` ... `///`
 _HEADING_ATTRIBUTES = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
 GPU_NOTE = "*The next cell needs a CUDA GPU; this copy of the site was built without one: no output.*"
 
