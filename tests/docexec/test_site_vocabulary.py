@@ -92,7 +92,7 @@ def test_a_use_of_the_sites_words_is_found_with_its_file_and_line(tmp_path):
 
 
 def test_the_study_style_sheets_classes_are_read_from_its_selectors():
-    css = '/* .not-this */\n.answer-bar__line, div.answer > .x{color: red; background: url(a.b.png)}\n'
+    css = "/* .not-this */\n.answer-bar__line, div.answer > .x{color: red; background: url(a.b.png)}\n"
     assert study_classes(css) == {"answer-bar__line", "answer", "x"}
     assert "md-typeset" not in study_classes(".md-typeset .answer { }")
 
