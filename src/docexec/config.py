@@ -25,6 +25,11 @@ the pytest plugin) read the environment; the engine takes a `Config`, so a test 
     markdown-docs = ["docs/usage.md"]       Markdown files (or folders) whose code blocks pytest runs
     templates = "templates"      ``page.md`` and ``snippet.py``, from which ``docexec new`` starts
 
+  The project's seams (import paths of its own modules):
+
+    notebook-cells = "mysite.cells"         a module that writes some snippets' cells in a page
+                                 notebook its own way (`docexec.render.notebooks.NotebookCells`)
+
     DOCEXEC_DEVICE=cuda|cpu    the device, over ``device``
     DOCEXEC_CACHE_DIR=DIR      the results cache, over ``cache-dir``
     DOCEXEC_FORCE=1            execute again, ignoring cached results
@@ -79,6 +84,8 @@ class Config:
     repository_distributions: tuple[tuple[str, str], ...] = ()  # (distribution, folder in the repository)
     markdown_docs: tuple[str, ...] = ()
     templates: str = "templates"
+    notebook_cells: str | None = None  # the module of the project's notebook-cell hook
+    new_page: str | None = None  # the module of the project's ``docexec new`` hook
 
     def replace(self, **changes: object) -> Config:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -149,6 +156,8 @@ def _from_pyproject(root: Path, pyproject: Path) -> Config:
         "repository-distributions": _repository_distributions,
         "markdown-docs": lambda value, where: tuple(_relative_path(v, where) for v in _strings(value, where)),
         "templates": lambda value, where: _folder(root, value, where),
+        "notebook-cells": _module_name,
+        "new-page": _module_name,
     }
     values: dict[str, object] = {"cache_dir": root / ".cache" / "docexec"}
     for key, value in table.items():

@@ -60,7 +60,7 @@ class Use:
 
     @property
     def anchor(self) -> str | None:
-        """The block's id (a correction's "Shown by" links to it): the snippet's file name."""
+        """The block's id, which a page links to as ``#file_name``: the snippet's file name."""
         return None if self.problem else Path(self.path).stem
 
 

@@ -197,6 +197,7 @@ library-module = "mylib"
 library-distribution = "my-project"
 markdown-docs = ["GUIDE.md", "src/mylib/"]
 templates = "page-templates"
+notebook-cells = "mysite.cells"
 """
 
 
@@ -212,6 +213,7 @@ def test_the_layout_is_the_projects_own(tmp_path):
         "my-project",
     )
     assert settings.markdown_docs == ("GUIDE.md", "src/mylib") and settings.templates == "page-templates"
+    assert settings.notebook_cells == "mysite.cells"
 
 
 @pytest.mark.parametrize(
@@ -229,6 +231,7 @@ def test_the_layout_is_the_projects_own(tmp_path):
         ('labs = "/tmp"', "expected a path inside the project"),
         ('snippets = "leads-out"', "leads-out/ leads out of the project (links followed)"),
         ('library-module = "my lib"', "'my lib' is not a module name"),
+        ('notebook-cells = "my-site.cells"', "'my-site.cells' is not a module name"),
         ("library-distribution = 3", "expected a non-empty string"),
     ],
 )

@@ -1,4 +1,5 @@
-"""`docexec new`: a page in the question structure, its first snippet and its nav entry."""
+"""`docexec new`: a page from the project's templates, its first snippet and its nav entry; what the
+project's ``new-page`` hook adds. This site's hook has tests of its own (tests/studysite)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,6 @@ import pytest
 from docexec.hosts import scaffold
 from docexec.hosts.cli import main
 from docexec.hosts.scaffold import ScaffoldError, with_nav_entry
-
-# The pages it writes are read back as this site reads its questions, from its own templates.
-parse = pytest.importorskip("studysite.questions", reason="this repository's own site is not installed").parse
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS_YML = """\
@@ -43,20 +41,20 @@ def tiny(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_a_new_page_is_in_the_question_structure_with_its_snippet_and_nav_entry(tiny, monkeypatch, capsys):
+def test_a_new_page_is_the_template_with_its_title_snippet_and_nav_entry(tiny, monkeypatch, capsys):
     monkeypatch.chdir(tiny)
-    code = main(
-        ["new", "week-2/day-7/mixed-precision", "--title", "Mixed precision",
-         "--snippet", "autocast_keeps_fp32", "--question", "What does autocast change?",
-         "--asked", "What is autocast?", "--source", "Day 7, Q2"]
-    )  # fmt: skip
+    code = main(["new", "week-2/day-7/mixed-precision", "--title", "Mixed precision",
+                 "--snippet", "autocast_keeps_fp32"])  # fmt: skip
     assert code == 0
     page = (tiny / "docs/week-2/day-7/mixed-precision.md").read_text()
-    (question,) = parse(page, "week-2/day-7/mixed-precision.md")
-    assert question.anchor == "what-does-autocast-change" and question.sources == [("Day 7", 2)]
-    assert "%run snippets/week-2/day-7/mixed-precision/autocast_keeps_fp32.py" in question.body
-    assert "(#autocast_keeps_fp32)" in question.corrections[0].body
-    assert page.splitlines()[3] == "# Mixed precision"
+    template = (tiny / "templates/page.md").read_text()
+    assert page.splitlines()[3] == "# Mixed precision" and template.splitlines()[3].startswith("# ")
+    assert "\n%run snippets/week-2/day-7/mixed-precision/autocast_keeps_fp32.py\n" in page
+    assert "[`autocast_keeps_fp32.py`](#autocast_keeps_fp32)" in page and "what_it_shows" not in page
+    # No new-page hook: every other line is the template's.
+    assert len(page.splitlines()) == len(template.splitlines())
+    changed = [line for line in page.splitlines() if line not in template.splitlines()]
+    assert len(changed) == 3, changed
     snippet = (tiny / "snippets/week-2/day-7/mixed-precision/autocast_keeps_fp32.py").read_text()
     assert not snippet.startswith("# Copy to") and "print(" in snippet
     config = (tiny / "mkdocs.yml").read_text()
@@ -89,17 +87,16 @@ def test_a_title_that_yaml_would_misread_is_quoted():
 
 
 @pytest.mark.parametrize(
-    ("snippet", "source", "message"),
+    ("snippet", "message"),
     [
-        ("example1", None, "does not say what the snippet shows"),
-        ("Bad-Name", None, "lowercase words joined by underscores"),
-        ("views_share_memory", "Day seven", "a source tag reads like"),
+        ("example1", "does not say what the snippet shows"),
+        ("Bad-Name", "lowercase words joined by underscores"),
     ],
 )
-def test_what_would_break_the_checks_is_refused_before_anything_is_written(tiny, snippet, source, message):
+def test_what_would_break_the_checks_is_refused_before_anything_is_written(tiny, snippet, message):
     before = (tiny / "mkdocs.yml").read_text()
     with pytest.raises(ScaffoldError, match=message):
-        scaffold.new_page(tiny, "week-2/day-6/views", "Views", snippet, source=source)
+        scaffold.new_page(tiny, "week-2/day-6/views", "Views", snippet)
     assert not (tiny / "docs/week-2/day-6/views.md").exists()
     assert (tiny / "mkdocs.yml").read_text() == before
 
@@ -135,3 +132,49 @@ def test_a_page_template_without_a_run_line_is_refused_by_name(tiny):
     template.write_text(template.read_text().replace("%run", "run"))
     with pytest.raises(ScaffoldError, match=r"^templates/page.md holds no '%run <snippet>.py' line"):
         scaffold.new_page(tiny, "guide/first-steps", "First steps", "tensor_has_a_shape")
+
+
+# A project's new-page hook: an option of its own, which words the template's first paragraph.
+AUDIENCE_HOOK = """\
+OPTIONS = {"audience": "who the page is for"}
+SAMPLE = "One or two sentences: what this page covers and where it sits in the curriculum."
+
+
+def fields(new):
+    audience = new.options["audience"]
+    if audience == "nobody":
+        raise ValueError("nobody: a page is for someone")
+    return {SAMPLE: f"{new.title}, for {audience or 'everyone'}: {new.snippet_path}."}
+"""
+
+
+@pytest.fixture
+def hooked(tiny, monkeypatch) -> Path:
+    (tiny / "hooks").mkdir()
+    (tiny / "hooks" / "audience_fields.py").write_text(AUDIENCE_HOOK)
+    monkeypatch.syspath_prepend(str(tiny / "hooks"))
+    (tiny / "pyproject.toml").write_text('[tool.docexec]\nnew-page = "audience_fields"\n')
+    monkeypatch.chdir(tiny)
+    return tiny
+
+
+def test_a_projects_hook_adds_its_options_and_words_its_part_of_the_page(hooked, capsys):
+    code = main(["new", "guide/first-steps", "--title", "First steps", "--snippet", "tensor_has_a_shape",
+                 "--audience", "beginners"])  # fmt: skip
+    assert code == 0, capsys.readouterr()
+    page = (hooked / "docs/guide/first-steps.md").read_text()
+    assert "\nFirst steps, for beginners: snippets/guide/first-steps/tensor_has_a_shape.py.\n" in page
+    assert "One or two sentences" not in page
+
+
+def test_a_hooks_refusal_is_the_commands_error_and_nothing_is_written(hooked, capsys):
+    code = main(["new", "guide/first-steps", "--title", "First steps", "--snippet", "tensor_has_a_shape",
+                 "--audience", "nobody"])  # fmt: skip
+    assert code == 2 and "error: nobody: a page is for someone" in capsys.readouterr().err
+    assert not (hooked / "docs/guide").exists()
+
+
+def test_a_hook_that_cannot_be_imported_names_the_setting(hooked):
+    (hooked / "pyproject.toml").write_text('[tool.docexec]\nnew-page = "no_such_fields"\n')
+    with pytest.raises(ScaffoldError, match=r"pyproject.toml \[tool.docexec\] new-page: cannot import"):
+        scaffold.new_page(hooked, "guide/first-steps", "First steps", "tensor_has_a_shape")

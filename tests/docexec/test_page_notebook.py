@@ -15,7 +15,7 @@ from nbclient.exceptions import CellExecutionError
 
 from docexec import config, recordings, site
 from docexec import notebook as cuda_cells
-from docexec.execution.result import Status
+from docexec.execution.result import Cell, Result, Status
 from docexec.render import notebooks, requirements
 
 
@@ -263,135 +263,6 @@ def test_a_page_notebook_keeps_a_gisted_snippets_whole_code_without_markers(modu
     assert code[-1] == "import math\n\nroot = math.sqrt(4)\nprint(root)"
 
 
-DRILL_PAGE = """\
-# Strides { #strides }
-
-### Practice: Is it contiguous? { #drill-contiguous-from-strides }
-
-Write `is_contiguous(shape, strides) -> bool`.
-
-%run snippets/strides/drills/contiguous_from_strides_stub.py
-
-??? tip "Hint 1"
-    Walk the dimensions from the last.
-
-??? tip "Hint 2"
-    A size-1 dimension's `stride` does not matter.
-
-??? success "A reference solution, and what the checker says of it"
-
-    %run snippets/strides/drills/contiguous_from_strides_solution.py
-
-Closing words.
-"""
-
-DRILL_STUB = '''\
-def is_contiguous(shape, strides):
-    """True when a tensor of this shape and these strides is contiguous."""
-    raise NotImplementedError
-'''
-
-DRILL_SOLUTION = """\
-# docexec: timeout=60
-from torchguide.drills import check_here
-
-
-def is_contiguous(shape, strides):
-    if 0 in shape:
-        return True
-    expected = 1
-    for size, stride in zip(reversed(shape), reversed(strides)):
-        if size != 1:
-            if stride != expected:
-                return False
-            expected *= size
-    return True
-
-
-check_here("contiguous_from_strides", is_contiguous)
-"""
-
-
-@pytest.fixture(scope="module")
-def drill_notebook(module_project):
-    """A page with a drill section, its stub and solution run by the engine as the build runs them."""
-    paths = [
-        module_project.snippet("strides/drills/contiguous_from_strides_stub.py", DRILL_STUB),
-        module_project.snippet("strides/drills/contiguous_from_strides_solution.py", DRILL_SOLUTION),
-    ]
-    engine = module_project.engine()
-    results, _ = engine.execute(paths, progress=False)
-    assert all(result.status == Status.PASSED for result in results.values()), results
-    built = notebook_for_page(
-        module_project.root, DRILL_PAGE, results.__getitem__, engine.environment, "https://example.org/repo"
-    )
-    nbformat.validate(built)
-    return nbformat.reads(nbformat.writes(built), as_version=4)
-
-
-def _role(cell) -> str | None:
-    return cell.metadata.get("docexec", {}).get("role")
-
-
-@pytest.mark.this_site
-def test_a_drill_is_its_statement_then_the_stub_then_a_check_cell_then_hints_and_solution_folded(
-    drill_notebook,
-):
-    cells = drill_notebook.cells[1:]  # after the install cell
-    kinds = [(cell.cell_type, _role(cell)) for cell in cells]
-    assert kinds == [
-        ("markdown", None),  # heading and statement
-        ("code", "stub"),
-        ("code", "check"),
-        ("markdown", None),  # the hints
-        ("markdown", "solution"),
-        ("markdown", None),  # the rest of the page
-    ]
-    statement, stub, check, hints, solution, rest = cells
-    assert statement.source.endswith("Write `is_contiguous(shape, strides) -> bool`.")
-    assert stub.source == DRILL_STUB.rstrip("\n") and stub.outputs == []
-    assert (
-        stub.metadata["docexec"]["drill"] == check.metadata["docexec"]["drill"] == "contiguous_from_strides"
-    )
-    assert check.source == (
-        "# Checks the is_contiguous you wrote in the cell above: run that cell, then this one.\n"
-        "from torchguide.drills import check_here\n\n"
-        'check_here("contiguous_from_strides", is_contiguous)'
-    )
-    assert check.outputs == [] and check.execution_count is None  # it has not run: nothing to show
-    assert check.metadata["tags"] == ["raises-exception"]  # "Run all" goes on past an unwritten drill
-    assert rest.source == "Closing words."
-
-
-@pytest.mark.this_site
-def test_a_drills_hints_stay_folded_one_by_one(drill_notebook):
-    hints = drill_notebook.cells[4].source
-    assert hints == (
-        "<details><summary><b>Hint 1</b></summary>\n\nWalk the dimensions from the last.\n\n</details>\n\n"
-        "<details><summary><b>Hint 2</b></summary>\n\n"
-        "A size-1 dimension's `stride` does not matter.\n\n</details>"
-    )
-    assert "???" not in hints and "A reference solution" not in hints  # its header moved into the fold
-
-
-@pytest.mark.this_site
-def test_the_reference_solution_is_folded_markdown_with_the_checkers_output_not_a_code_cell(drill_notebook):
-    code = "\n".join(cell.source for cell in drill_notebook.cells if cell.cell_type == "code")
-    assert "expected *= size" not in code  # running the notebook cannot define it over the reader's
-    fold = next(cell for cell in drill_notebook.cells if _role(cell) == "solution")
-    assert fold.source.startswith(
-        "<details><summary><b>A reference solution, and what the checker says of it</b></summary>\n\n"
-        "```python\ndef is_contiguous(shape, strides):\n"
-    )
-    assert "check_here" not in fold.source and "docexec:" not in fold.source  # the check cell does that
-    assert re.search(r"```text\ncontiguous_from_strides: \d+ cases passed\n```\n\n</details>$", fold.source)
-
-
-@pytest.mark.this_site
-def test_the_install_cell_installs_the_project_for_the_check_cell(drill_notebook):
-    assert "'pytorch-foundations @ git+https://example.org/repo'" in drill_notebook.cells[0].source
-
-
 def test_a_folded_admonition_title_keeps_its_code_and_escapes_html():
     lines = notebooks.plain_markdown(['???+ note "Why `a < b` fails"', "    Because."], lambda uri: None)
     assert lines == [
@@ -403,13 +274,78 @@ def test_a_folded_admonition_title_keeps_its_code_and_escapes_html():
     ]
 
 
-def test_a_solution_splits_into_what_the_reader_writes_and_the_check():
-    written, check = notebooks.split_solution(
-        "import torch\nfrom torchguide.drills import check_here\n\n\ndef f(x):\n    return x\n\n\n"
-        'check_here(\n    "demo",\n    f,\n)\n'
-    )
-    assert written == "import torch\n\n\ndef f(x):\n    return x"
-    assert check == 'from torchguide.drills import check_here\n\ncheck_here(\n    "demo",\n    f,\n)'
+# A project's notebook-cell hook (`notebooks.NotebookCells`): it shows ``answer_*.py`` as Markdown in
+# the block around it, and adds a cell after each ``task_*.py`` the engine writes.
+CELL_HOOK = """\
+import nbformat
+
+
+def shown_as_markdown(path):
+    return "/answer_" in path
+
+
+def cells(snippet):
+    if "/answer_" in snippet.use.path:
+        text = f"<details><summary>{snippet.block_title}</summary>\\n\\n{snippet.code}\\n</details>"
+        return [nbformat.v4.new_markdown_cell(text)]
+    if "/task_" in snippet.use.path:
+        return [*snippet.default(), nbformat.v4.new_code_cell("import yaml\\ncheck(task)")]
+    return None
+"""
+
+HOOKED_PAGE = """\
+# Page
+
+%run snippets/hooked/task_one.py
+
+??? note "The answer"
+    %run snippets/hooked/answer_one.py
+
+%run snippets/hooked/plain.py
+"""
+
+
+def _hooked(module_project, monkeypatch, hook_name):
+    code = {"task_one": "task = 1\n", "answer_one": "print('answer')\n", "plain": "print(2)\n"}
+    printed = {"task_one": "", "answer_one": "answer\n", "plain": "2\n"}
+    for name, source in code.items():
+        module_project.snippet(f"hooked/{name}.py", source)
+    (module_project.root / "hooks").mkdir(exist_ok=True)
+    (module_project.root / "hooks" / "project_cells.py").write_text(CELL_HOOK, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(module_project.root / "hooks"))
+    settings = config.load(module_project.root).replace(notebook_cells=hook_name)
+
+    def result(path):
+        streams = [("stdout", printed[path.split("/")[-1][:-3]])]
+        return Result(path=path, status=Status.PASSED, cells=[Cell(streams=streams)])
+
+    build = site.SiteBuild(module_project.root, settings, site.one_by_one(result), {"torch": "2.13.0"})
+    plan = build.plan_page("page.md", HOOKED_PAGE)
+    return notebooks.notebook_for_page(plan, HOOKED_PAGE, {"torch": "2.13.0"}, settings)
+
+
+def test_a_projects_cell_hook_writes_its_snippets_cells_and_the_engine_the_rest(module_project, monkeypatch):
+    built = _hooked(module_project, monkeypatch, "project_cells")
+    install, *cells = built.cells
+    assert [(cell.cell_type, cell.source) for cell in cells] == [
+        ("markdown", "# Page"),
+        ("code", "task = 1"),  # the engine's own cell, which the hook asked for
+        ("code", "import yaml\ncheck(task)"),
+        ("markdown", "<details><summary>The answer</summary>\n\nprint('answer')\n\n</details>"),
+        ("code", "print(2)"),
+    ]
+    assert "???" not in "".join(cell.source for cell in cells)  # the block's header went to the hook
+    assert [cell.execution_count for cell in cells if cell.cell_type == "code"] == [1, None, 2]
+    assert cells[-1].outputs[0].text == "2\n"
+    assert "pyyaml" in install.source.lower()  # what the hook's own cell imports is installed
+
+
+def test_a_cell_hook_that_cannot_be_imported_names_the_setting(module_project, monkeypatch):
+    setting = r"pyproject.toml \[tool.docexec\] notebook-cells: cannot import 'no_such_cells'"
+    with pytest.raises(notebooks.NotebookError, match=setting):
+        _hooked(module_project, monkeypatch, "no_such_cells")
+    with pytest.raises(notebooks.NotebookError, match="json has no function shown_as_markdown, cells"):
+        _hooked(module_project, monkeypatch, "json")
 
 
 def test_a_folded_block_that_runs_a_snippet_opens_into_a_title_prose_and_the_code_cell(module_project):

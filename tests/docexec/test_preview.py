@@ -219,3 +219,18 @@ def test_an_edit_of_a_page_the_library_or_mkdocs_yml_converts_the_pages_again(se
     (project.root / "mkdocs.yml").write_text(config)
     assert sorted(serving.rebuild()) == sorted(PAGES)
     assert "headerlink" in serving.page(".")  # not the page converted before the edit
+
+
+def test_a_focused_previews_stub_keeps_the_headings_and_titled_boxes_that_links_land_on():
+    from docexec.render import focus
+
+    page = (
+        '# Views\n\nProse.\n\n## Strides { #strides }\n\n!!! correction "Views copy"\n    Body.\n\n'
+        "!!! note\n    Untitled.\n\n```md\n## Not a heading\n!!! tip \"Inside a fence\"\n```\n"
+    )
+    stub = focus.stub(page, "Views", frozenset({"index.md", "other.md"}))
+    assert stub.startswith("# Views\n\n!!! info \"Not rendered in this preview\"\n")
+    assert stub.endswith(
+        '## Strides { #strides }\n\n!!! correction "Views copy"\n    Not rendered in this preview.\n'
+    )
+    assert "Untitled" not in stub and "Inside a fence" not in stub and "Not a heading" not in stub

@@ -14,7 +14,7 @@ from docexec.directives import directive_lines
 from docexec.execution import declarations
 from docexec.execution.engine import Engine
 from docexec.execution.result import Status
-from docexec.render import notebooks
+from studysite import drill_cells
 
 FIGURES = Path(__file__).with_name("figures.json")
 UPDATE_FIGURES = "UPDATE_FIGURES=1 .venv/bin/pytest tests/site/test_build.py -k figures"
@@ -90,7 +90,7 @@ def test_every_page_with_snippets_is_a_valid_notebook_of_its_snippets_and_output
             displayed = declarations.displayed_source(source, whole).strip()
             if cell.cell_type == "markdown":
                 assert cell.metadata["docexec"]["role"] == "solution", path
-                assert notebooks.split_solution(displayed)[0] in cell.source, path
+                assert drill_cells.split_solution(displayed)[0] in cell.source, path
                 assert results[path].output.strip() in cell.source, path
                 continue
             assert cell.source.strip() == displayed, path

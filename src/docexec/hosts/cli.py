@@ -61,9 +61,8 @@ def _print_result(outcome: Result) -> None:
 def _new(root: Path, args: argparse.Namespace) -> int:
     try:
         settings = config.load(root)
-        created = scaffold.new_page(
-            root, args.page, args.title, args.snippet, args.question, args.asked, args.source, settings
-        )
+        options = {name: getattr(args, name) for name in scaffold.hook_options(root)}
+        created = scaffold.new_page(root, args.page, args.title, args.snippet, options, settings)
     except (scaffold.ScaffoldError, config.ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -178,13 +177,16 @@ def main(argv: list[str] | None = None) -> int:
     for command in (run, record):
         command.add_argument("--force", action="store_true", help="ignore the cache and execute again")
         command.add_argument("--workers", type=int, default=None, help="processes at once (default: cores)")
-    new = commands.add_parser("new", help="a new page in the question structure, with its first snippet")
+    new = commands.add_parser("new", help="a new page from the project's templates, with its first snippet")
     new.add_argument("page", help="its path under the docs folder, e.g. guide/first-steps")
     new.add_argument("--title", required=True, help="the page's title, also its entry in the navigation")
     new.add_argument("--snippet", required=True, help="the first snippet's name: what it shows, in words")
-    new.add_argument("--question", help="the first question's heading, in a reader's words")
-    new.add_argument("--asked", help="the question as the source asks it")
-    new.add_argument("--source", help="the source's tag, e.g. 'Day 7, Q3'")
+    try:
+        project_options = scaffold.hook_options(find_root(Path.cwd()))  # the project's `new-page` hook
+    except FileNotFoundError:
+        project_options = {}
+    for name, meaning in project_options.items():
+        new.add_argument(f"--{name.replace('_', '-')}", dest=name, help=meaning)
     args = parser.parse_args(argv)
 
     try:

@@ -113,7 +113,7 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
 
     def on_page_content(self, html, page, config, files):  # type: ignore[no-untyped-def]
         # A snippet block's id is inside HTML that superfences stashes before MkDocs looks for raw
-        # HTML ids, so links to it ("Shown by") would be reported as broken: register them.
+        # HTML ids, so links to it (``#file_name``) would be reported as broken: register them.
         plan = self.made.site.pages.get(page.file.src_uri)
         if page.present_anchor_ids is not None and plan is not None:
             page.present_anchor_ids |= plan.anchors

@@ -1,31 +1,34 @@
-"""``docexec new``: a new page in the question structure, from the project's templates folder
-(``[tool.docexec] templates``: its ``page.md``), with its snippets folder, a first snippet from the
-templates' ``snippet.py``, and its entry in the navigation.
+"""``docexec new``: a new page from the project's templates folder (``[tool.docexec] templates``:
+its ``page.md``, a sample page), with its snippets folder, a first snippet from the templates'
+``snippet.py``, and its entry in the navigation.
 
-The tests read the questions from the pages, so there is nothing else to register.
+The engine fills in what every page has: the title (the sample's first ``# `` heading), its
+snippet (the sample's one ``%run`` line, and the links to that snippet's block). What else the
+sample holds that a new page words its own way, the project says in the module that
+``new-page`` in its configuration names (`NewPageFields`): the command-line options it adds, and
+the text of the sample each replaces.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import yaml
 
 from docexec import checks
-from docexec.config import Config
+from docexec.config import PYPROJECT, TABLE, Config, ConfigError
 from docexec.config import load as load_config
 
 PAGE_TEMPLATE = "page.md"  # in the templates folder
 SNIPPET_TEMPLATE = "snippet.py"
-# What the page template holds where the new page's own words go.
-TEMPLATE_TITLE = "# Day N — Topic"
-TEMPLATE_HEADING = "## A short title that states the question { #stable-anchor }"
-TEMPLATE_ASKED = '*Asked as:* "The question as the source asks it." (Day N, Qn)'
-# The template's one %run line, whatever example path it names.
+# The template's title (its first heading) and its one %run line, whatever example path it names.
+TEMPLATE_TITLE = re.compile(r"^# .*$", re.MULTILINE)
 TEMPLATE_RUN = re.compile(r"^%run (?P<path>\S+\.py)$", re.MULTILINE)
 _NAV_ITEM = re.compile(r"^(?P<indent> *)- (?P<text>.*?)\s*$")
 _PAGE = re.compile(r"(?:^|: )(?P<path>[^:]+\.(?:md|ipynb))$")
@@ -33,6 +36,58 @@ _PAGE = re.compile(r"(?:^|: )(?P<path>[^:]+\.(?:md|ipynb))$")
 
 class ScaffoldError(ValueError):
     pass
+
+
+@dataclass(frozen=True)
+class NewPage:
+    """What a `NewPageFields` hook is given: the new page as the command line asked for it."""
+
+    page: str  # its path under the docs folder, without ``.md``
+    title: str
+    snippet_path: str  # its first snippet, from the project's root
+    options: dict[str, str | None] = field(default_factory=dict)  # the hook's own options, by name
+
+
+class NewPageFields(Protocol):
+    """The project's hook over ``docexec new`` (``new-page``): a module, or any object, with these."""
+
+    OPTIONS: dict[str, str]  # the command-line options it adds (``--name``), with their help
+
+    def fields(self, new: NewPage) -> dict[str, str]:
+        """Each text of the sample page to replace, with what the new page says there; raises
+        ValueError for options that cannot be used."""
+        ...
+
+
+class _NoFields:
+    OPTIONS: dict[str, str] = {}
+
+    @staticmethod
+    def fields(new: NewPage) -> dict[str, str]:
+        return {}
+
+
+def page_hook(config: Config) -> NewPageFields:
+    """The project's ``new-page`` hook, imported; raises `ScaffoldError`."""
+    if config.new_page is None:
+        return _NoFields()
+    where = f"{PYPROJECT} [{TABLE}] new-page"
+    try:
+        hook = importlib.import_module(config.new_page)
+    except ImportError as error:
+        raise ScaffoldError(f"{where}: cannot import {config.new_page!r}: {error}") from None
+    if not isinstance(getattr(hook, "OPTIONS", None), dict) or not callable(getattr(hook, "fields", None)):
+        raise ScaffoldError(f"{where}: {config.new_page} needs an OPTIONS dict and a fields function")
+    return hook  # type: ignore[return-value]
+
+
+def hook_options(root: Path) -> dict[str, str]:
+    """The options the project's ``new-page`` hook adds to ``docexec new``; none where the project
+    or its hook cannot be read (``docexec new`` then says why)."""
+    try:
+        return dict(page_hook(load_config(root)).OPTIONS)
+    except (ConfigError, ScaffoldError, OSError):
+        return {}
 
 
 @dataclass
@@ -61,26 +116,17 @@ def anchor_of(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def _provenance(asked: str | None, source: str | None) -> str:
-    """The line under a question's heading: the note that asks it, or that none does."""
-    if source:
-        return f'*Asked as:* "{asked or "The question as the source asks it."}" ({source})'
-    first = asked or "The question as an interviewer asks it?"
-    return f'*A common interview question, not in the notes:* "{first}" · "Another way a reader asks it?"'
-
-
 def new_page(
     root: Path,
     page: str,
     title: str,
     snippet: str,
-    question: str | None = None,
-    asked: str | None = None,
-    source: str | None = None,
+    options: dict[str, str | None] | None = None,
     config: Config | None = None,
 ) -> Created:
     """Create the page ``<docs>/<page>.md``, ``<snippets>/<page>/<snippet>.py`` and the nav entry,
-    in the folders ``config`` names (the project's ``[tool.docexec]`` where None)."""
+    in the folders ``config`` names (the project's ``[tool.docexec]`` where None). ``options``: the
+    values of the ``new-page`` hook's options, by name."""
     config = config or load_config(root)
     page = page_path(page, config.docs)
     snippet = snippet.removesuffix(".py")
@@ -90,8 +136,15 @@ def new_page(
     problem = checks.snippet_name(snippet_path, config.labs)
     if problem:
         raise ScaffoldError(str(problem))
-    if source is not None and not re.fullmatch(r"(Day \d+|Review), Q\d+", source):
-        raise ScaffoldError(f"{source}: a source tag reads like 'Day 7, Q3' or 'Review, Q2'")
+    hook = page_hook(config)
+    unknown = sorted(set(options or {}) - set(hook.OPTIONS))
+    if unknown:
+        raise ScaffoldError(f"{', '.join(unknown)}: no such option of the project's new-page hook")
+    given = {**dict.fromkeys(hook.OPTIONS), **(options or {})}
+    try:
+        fields = hook.fields(NewPage(page, title, snippet_path, given))
+    except ValueError as error:
+        raise ScaffoldError(str(error)) from None
     page_file, snippet_file = root / config.docs / f"{page}.md", root / snippet_path
     for existing in (page_file, snippet_file):
         if existing.exists():
@@ -99,20 +152,17 @@ def new_page(
 
     templates = root / config.templates
     template = (templates / PAGE_TEMPLATE).read_text(encoding="utf-8")
-    example = TEMPLATE_RUN.search(template)
+    example, heading = TEMPLATE_RUN.search(template), TEMPLATE_TITLE.search(template)
     if example is None:
         raise ScaffoldError(f"{config.templates}/{PAGE_TEMPLATE} holds no '%run <snippet>.py' line")
+    if heading is None:
+        raise ScaffoldError(f"{config.templates}/{PAGE_TEMPLATE} holds no '# Title' heading")
     text = _filled(
         template,
         config.templates,
         {
-            TEMPLATE_TITLE: f"# {title}",
-            TEMPLATE_HEADING: (
-                f"## {question or 'A short title that states the question'} "
-                f"{{ #{anchor_of(question or posixpath.basename(page))} }}"
-            ),
-            # No source given: the question is one that no note asks, and the page says so.
-            TEMPLATE_ASKED: _provenance(asked, source),
+            heading.group(0): f"# {title}",
+            **fields,
             example.group(0): f"%run {snippet_path}",
             _link_to(Path(example["path"]).stem): _link_to(snippet),
         },
@@ -133,16 +183,17 @@ def new_page(
 
 
 def _link_to(snippet: str) -> str:
-    """A correction's "Shown by" link: the snippet's file name, to its block's anchor."""
+    """A link to a snippet's block: its file name, to the block's anchor."""
     return f"[`{snippet}.py`](#{snippet})"
 
 
 def _filled(template: str, folder: str, replacements: dict[str, str]) -> str:
-    for placeholder, value in replacements.items():
+    for placeholder in replacements:
         if placeholder not in template:
             raise ScaffoldError(f"{folder}/{PAGE_TEMPLATE} no longer holds {placeholder!r}")
-        template = template.replace(placeholder, value)
-    return template
+    # At once: a value is never read as another placeholder.
+    pattern = "|".join(re.escape(placeholder) for placeholder in sorted(replacements, key=len, reverse=True))
+    return re.sub(pattern, lambda match: replacements[match.group(0)], template)
 
 
 @dataclass
@@ -277,4 +328,15 @@ def _nav_pages(config_text: str) -> list[str]:
     return walk(yaml.load(config_text, Loader=_IgnoringTags).get("nav", []))  # noqa: S506 - SafeLoader
 
 
-__all__ = ["Created", "ScaffoldError", "new_page", "page_path", "with_nav_entry"]
+__all__ = [
+    "Created",
+    "NewPage",
+    "NewPageFields",
+    "ScaffoldError",
+    "anchor_of",
+    "hook_options",
+    "new_page",
+    "page_hook",
+    "page_path",
+    "with_nav_entry",
+]

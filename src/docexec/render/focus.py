@@ -1,5 +1,5 @@
 """A focused preview (``DOCEXEC_FOCUS=guide/autograd``): those pages render in full, every other
-page as a stub that keeps its title, headings and correction boxes, so that links to them land."""
+page as a stub that keeps its title, headings and titled boxes, so that links to them land."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def in_focus(focus: frozenset[str], uri: str) -> bool:
 
 
 def stub(markdown: str, title: str, focus: frozenset[str]) -> str:
-    """A page left out of the preview: its title, a note, and its headings and corrections."""
+    """A page left out of the preview: its title, a note, and its headings and titled boxes."""
     headings = _outline(markdown)
     first = headings[0] if headings and headings[0].startswith("# ") else f"# {title}"
     note = (
@@ -32,8 +32,9 @@ def stub(markdown: str, title: str, focus: frozenset[str]) -> str:
 
 
 def _outline(markdown: str) -> list[str]:
-    """A page's headings and correction boxes (each with a one-line body), outside fenced blocks:
-    what other pages link to."""
+    """A page's headings and its admonitions that have a title of their own (each with a one-line
+    body), outside fenced blocks: what other pages link to (a project may give such a box an id
+    made from its title)."""
     found, fence = [], None
     for line in markdown.splitlines():
         marker = re.match(r"^\s*(`{3,}|~{3,})", line)
@@ -41,7 +42,7 @@ def _outline(markdown: str) -> list[str]:
             fence = marker[1] if fence is None else None
         elif fence is None and re.match(r"^#{1,6} ", line):
             found.append(line)
-        elif fence is None and re.match(r"^\s*!!! correction ", line):
+        elif fence is None and re.match(r'^\s*!!! [\w-]+ "', line):
             found.append(line.strip() + "\n    Not rendered in this preview.")
     return found
 

@@ -135,7 +135,7 @@ class SnippetRenderer:
         if use.problem is not None or use.declarations is None:
             return self.error(use.line, use.problem or "")
         decl, source, path = use.declarations, use.source, use.path
-        # The file name is the block's anchor: a correction's "Shown by" links to it.
+        # The file name is the block's anchor: a page links to the snippet's block with it.
         shown = gist.gist_source(source, decl) or declarations.displayed_source(source, decl)
         lines = _fenced(shown, f' {{ .python .docexec-source #{use.anchor} title="{_title(path)}" }}')
         # A gist or a part on show: the whole file that ran, one click away under the output.

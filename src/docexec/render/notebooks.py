@@ -18,28 +18,29 @@ into plain Markdown here: an admonition becomes a quote under its bold title, a 
 that runs a snippet opens into its bold title and paragraphs around the snippet's cell; blocks and
 attribute lists are dropped, links to other pages point at the published site.
 
-A drill's section (its stub and solution snippets under ``drills/``, named ``<id>_stub.py`` and
-``<id>_solution.py``) becomes cells the reader works in: the stub as a code cell to write in, then a
-check cell that runs the checker on what they wrote, and the reference solution folded in Markdown,
-where running the notebook cannot define it over the reader's attempt.
+A project may write some snippets' cells its own way: the module named by ``notebook-cells`` in
+its configuration (`NotebookCells`) is asked, for each snippet, for the cells to write in its place.
+A snippet it shows as Markdown (not run) inside an admonition keeps that block around it, and the
+block's title is handed to the hook, which writes the block itself.
 """
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import hashlib
 import html
+import importlib
 import os
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 import jupytext
 import nbformat
 
 from docexec import notebook as cuda_cells
-from docexec.config import Config
+from docexec.config import PYPROJECT, TABLE, Config
 from docexec.directives import directives
 from docexec.execution import declarations
 from docexec.execution.declarations import is_hidden_line
@@ -56,7 +57,7 @@ class NotebookError(ValueError):
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)\s+([\w-]+)(?:\s+"(.*)")?\s*$')
 _TAB = re.compile(r'^===\+?\s+"(.*)"\s*$')
-_BLOCK_FENCE = re.compile(r"^///")  # pymdownx.blocks: `/// html | div.answer` ... `///`
+_BLOCK_FENCE = re.compile(r"^///")  # pymdownx.blocks: `/// html | div.note` ... `///`
 _HEADING_ATTRIBUTES = re.compile(r"^(#{1,6}\s.*?)\s*\{[^}]*\}\s*$")
 GPU_NOTE = "*The next cell needs a CUDA GPU; this copy of the site was built without one: no output.*"
 
@@ -67,9 +68,57 @@ def recorded_note(label: str) -> str:
 
 
 _PAGE_LINK = re.compile(r"\]\((?!\w+:|/|#)([^)\s#]+\.md)(#[^)\s]*)?\)")
-# A drill's snippets: the engine's naming, which the project's drill library follows.
-_DRILL_SNIPPET = re.compile(r"(?:^|/)drills/(\w+)_(stub|solution)\.py$")
-CHECKER = "check_here"  # what a drill's solution calls last to check itself (the project defines it)
+
+
+@dataclasses.dataclass(frozen=True)
+class SnippetCells:
+    """What a `NotebookCells` hook is given for one snippet of a page."""
+
+    use: Use  # the planned snippet, with its result
+    code: str  # its code as a notebook shows it (`displayed_code`)
+    plan: PagePlan  # the page's plan: the hook may look at the page's other snippets
+    block_title: str | None  # shown as Markdown inside an admonition: its title (the header is left out)
+    default: Callable[[], list[nbformat.NotebookNode]]  # the engine's own cells for it: call at most once
+
+
+class NotebookCells(Protocol):
+    """The notebook-cell hook a project names (``notebook-cells``): a module, or any object, with
+    these two functions."""
+
+    def shown_as_markdown(self, path: str) -> bool:
+        """True for a snippet written as Markdown, not run: an admonition around it stays folded."""
+        ...
+
+    def cells(self, snippet: SnippetCells) -> list[nbformat.NotebookNode] | None:
+        """The cells to write in the snippet's place, or None for the engine's own."""
+        ...
+
+
+class _EngineCells:
+    """No hook: every snippet is a code cell of the engine's."""
+
+    @staticmethod
+    def shown_as_markdown(path: str) -> bool:
+        return False
+
+    @staticmethod
+    def cells(snippet: SnippetCells) -> None:
+        return None
+
+
+def cell_hook(config: Config) -> NotebookCells:
+    """The project's notebook-cell hook (``notebook-cells``), imported; raises `NotebookError`."""
+    if config.notebook_cells is None:
+        return _EngineCells()
+    where = f"{PYPROJECT} [{TABLE}] notebook-cells"
+    try:
+        hook = importlib.import_module(config.notebook_cells)
+    except ImportError as error:
+        raise NotebookError(f"{where}: cannot import {config.notebook_cells!r}: {error}") from None
+    missing = [name for name in ("shown_as_markdown", "cells") if not callable(getattr(hook, name, None))]
+    if missing:
+        raise NotebookError(f"{where}: {config.notebook_cells} has no function {', '.join(missing)}")
+    return hook  # type: ignore[return-value]
 
 
 def file_name(src_uri: str) -> str:
@@ -123,7 +172,7 @@ def plain_markdown(lines: list[str], url_of: Callable[[str], str | None]) -> lis
         if is_tab:
             return [f"**{title}**", "", *inner]
         if header.startswith("???"):  # folded on the page: folded in the notebook
-            return _details(title, inner, is_open=header.startswith("???+"))
+            return details(title, inner, is_open=header.startswith("???+"))
         return [f"> **{title}**", ">", *[f"> {text}".rstrip() for text in inner]]
 
     def line_as(line: str) -> list[str]:
@@ -134,30 +183,25 @@ def plain_markdown(lines: list[str], url_of: Callable[[str], str | None]) -> lis
     return _walk_blocks(lines, block, line_as)
 
 
-def _details(title: str, body: list[str], is_open: bool = False) -> list[str]:
+def details(title: str, body: list[str], is_open: bool = False) -> list[str]:
     """A folded block; blank lines around the body so that Jupyter reads it as Markdown."""
     summary = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(title, quote=False))
     opening = f"<details{' open' if is_open else ''}><summary><b>{summary}</b></summary>"
     return [opening, "", *body, "", "</details>"]
 
 
-def _open_blocks_that_run_snippets(lines: list[str]) -> list[str]:
+def _open_blocks_that_run_snippets(lines: list[str], shown_as_markdown: Callable[[str], bool]) -> list[str]:
     """An admonition or tab whose body runs a snippet, as a bold title and its body dedented: a
-    notebook's code cell cannot sit inside Markdown, so a block cannot fold or quote it. A drill's
-    reference solution keeps its block: it is folded as Markdown, not run."""
+    notebook's code cell cannot sit inside Markdown, so a block cannot fold or quote it. A block
+    whose snippets are all shown as Markdown (`NotebookCells.shown_as_markdown`) stays."""
 
     def block(header: str, title: str, is_tab: bool, body: list[str]) -> list[str] | None:
         runs = [text.split()[-1] for text in body if text.lstrip().startswith("%run ")]
-        if any(not _is_drill_solution(path) for path in runs):
-            return [f"**{title}**", "", *_open_blocks_that_run_snippets(body)]
+        if any(not shown_as_markdown(path) for path in runs):
+            return [f"**{title}**", "", *_open_blocks_that_run_snippets(body, shown_as_markdown)]
         return None
 
     return _walk_blocks(lines, block, lambda line: [line])
-
-
-def _is_drill_solution(path: str) -> bool:
-    drill = _DRILL_SNIPPET.search(path)
-    return drill is not None and drill.group(2) == "solution"
 
 
 def _title(admonition: re.Match) -> str:
@@ -242,54 +286,10 @@ def needing_cuda(code: str) -> str:
     return f"%%{cuda_cells.MAGIC}\n{code}"
 
 
-def _code(source: str, decl: declarations.Declarations) -> str:
+def displayed_code(use: Use) -> str:
     """A snippet's code as a notebook shows it: no declaration lines, no gist markers."""
-    return declarations.displayed_source(source, dataclasses.replace(decl, show=None))
-
-
-def split_solution(code: str) -> tuple[str, str]:
-    """A drill's solution as (what the reader writes, the check): its code without the import of
-    the checker and the call to it, and those two statements."""
-    try:
-        body = ast.parse(code).body
-    except SyntaxError:
-        return code.strip(), ""
-    lines = code.splitlines()
-    checking = [
-        node
-        for node in body
-        if (isinstance(node, ast.ImportFrom) and [alias.name for alias in node.names] == [CHECKER])
-        or (
-            isinstance(node, ast.Expr)
-            and isinstance(node.value, ast.Call)
-            and isinstance(node.value.func, ast.Name)
-            and node.value.func.id == CHECKER
-        )
-    ]
-    taken = {number for node in checking for number in range(node.lineno - 1, node.end_lineno or node.lineno)}
-    kept = "\n".join(line for number, line in enumerate(lines) if number not in taken)
-    kept = re.sub(r"\n{4,}", "\n\n\n", kept).strip()  # at most two blank lines where a statement was
-    check = "\n\n".join("\n".join(lines[n.lineno - 1 : n.end_lineno]) for n in checking)
-    return kept, check
-
-
-def _check_cell(plan: PagePlan, drill: str, stub_path: str) -> nbformat.NotebookNode | None:
-    """The cell that runs the checker on the reader's function: the check their solution ends with."""
-    solution = stub_path.removesuffix("_stub.py") + "_solution.py"
-    found = [use for use in plan.uses if use.path == solution and use.declarations is not None]
-    if not found:
-        return None  # not on the page: the drill's own tests say so; the notebook keeps the stub
-    _, check = split_solution(_code(found[0].source, found[0].declarations))  # type: ignore[arg-type]
-    calls = [node for node in ast.walk(ast.parse(check)) if isinstance(node, ast.Call)]
-    if not calls:
-        return None
-    arguments = calls[-1].args
-    written = arguments[1].id if len(arguments) > 1 and isinstance(arguments[1], ast.Name) else "function"
-    comment = f"# Checks the {written} you wrote in the cell above: run that cell, then this one."
-    cell = nbformat.v4.new_code_cell(f"{comment}\n{check}")
-    cell.metadata["docexec"] = {"drill": drill, "role": "check"}
-    cell.metadata["tags"] = ["raises-exception"]  # fails until it is written: "Run all" goes on
-    return cell
+    decl = dataclasses.replace(use.declarations, show=None)  # type: ignore[type-var]
+    return declarations.displayed_source(use.source, decl)
 
 
 def _without_fold_header(prose: list[str]) -> tuple[list[str], str | None]:
@@ -304,26 +304,11 @@ def _without_fold_header(prose: list[str]) -> tuple[list[str], str | None]:
     return prose[: end - 1], _title(header)
 
 
-def _fenced(code: str, language: str) -> list[str]:
+def fenced(code: str, language: str) -> list[str]:
     """A fenced block longer than any backtick run inside it."""
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     fence = "`" * max(3, longest + 1)
     return [f"{fence}{language}", *code.rstrip("\n").split("\n"), fence]
-
-
-def _solution_fold(
-    drill: str, path: str, title: str | None, code: str, result: Result
-) -> nbformat.NotebookNode:
-    """The reference solution folded, as Markdown: shown when asked for, never run over the
-    reader's own function; then what the checker said of it when the site was built."""
-    written, _ = split_solution(code)
-    body = _fenced(written, "python")
-    said = "".join(text for cell in result.cells for name, text in cell.streams if name == "stdout")
-    if result.status == Status.PASSED and said.strip():
-        body += ["", "The checker said of it:", "", *_fenced(said, "text")]
-    cell = nbformat.v4.new_markdown_cell("\n".join(_details(title or "A reference solution", body)))
-    cell.metadata["docexec"] = {"snippet": path, "drill": drill, "role": "solution"}
-    return cell
 
 
 def notebook_for_page(
@@ -341,53 +326,61 @@ def notebook_for_page(
     broken = [use for use in plan.uses if use.problem is not None]
     if broken:
         raise NotebookError(f"{plan.name}:{broken[0].line}: {broken[0].problem}")
+    hook = cell_hook(config)
     front = _FRONT_MATTER.match(markdown)
-    lines = _open_blocks_that_run_snippets(markdown[front.end() if front else 0 :].splitlines())
+    lines = _open_blocks_that_run_snippets(
+        markdown[front.end() if front else 0 :].splitlines(), hook.shown_as_markdown
+    )
     found = [d for d in directives(lines, config.snippets) if d.problem is None]
     if [d.path for d in found] != [use.path for use in plan.uses]:
         raise NotebookError(f"{plan.name}: its %run lines are not the ones planned")
     cells: list[nbformat.NotebookNode] = []
     sources: list[str] = []
     start, count, needs_cuda = 0, 0, False
-    for directive, use in zip(found, plan.uses, strict=True):
-        index, indent, path, result = directive.index, directive.indent, use.path, use.result
-        prose = lines[start:index]
-        drill = _DRILL_SNIPPET.search(path)
-        role = drill.group(2) if drill else None
-        fold_title = None
-        if role == "solution" and indent:
-            prose, fold_title = _without_fold_header(prose)
-        cells.append(_markdown_cell(prose, url_of))
-        start = index + 1
-        code = _code(use.source, use.declarations)  # type: ignore[arg-type]
-        sources.append(use.source)
-        if role == "solution":
-            cells.append(_solution_fold(drill.group(1), path, fold_title, code, result))  # type: ignore[union-attr]
-            continue
+
+    def engine_cells(use: Use, code: str) -> list[nbformat.NotebookNode]:
+        """The snippet as a code cell with the outputs the page shows, under a note where a GPU's."""
+        nonlocal count, needs_cuda
+        result, made = use.result, []
         cuda = bool(use.declarations and use.declarations.cuda)
         cell = nbformat.v4.new_code_cell(needing_cuda(code.rstrip("\n")) if cuda else code.rstrip("\n"))
-        cell.metadata["docexec"] = {"snippet": path}
+        cell.metadata["docexec"] = {"snippet": use.path}
         needs_cuda = needs_cuda or cuda
         if use.declarations and use.declarations.raises:  # also a CUDA cell, on a GPU, in a CPU build's copy
             cell.metadata["tags"] = ["raises-exception"]  # Jupyter runs on past its intended error
         recording = use.recording if use.recording is not None and not use.recording.stale else None
         if result.status == Status.SKIPPED and recording is not None:
             # What the page shows: the GPU's output, under a note saying where it was recorded.
-            cells.append(nbformat.v4.new_markdown_cell(recorded_note(recording.label())))
+            made.append(nbformat.v4.new_markdown_cell(recorded_note(recording.label())))
             cell.outputs = outputs(recording.result, config.figure_store)
         elif result.status == Status.SKIPPED:
-            cells.append(nbformat.v4.new_markdown_cell(GPU_NOTE))
+            made.append(nbformat.v4.new_markdown_cell(GPU_NOTE))
         else:
             count += 1
             cell.execution_count = count
             cell.outputs = outputs(result, config.figure_store)
-        cells.append(cell)
-        if role == "stub":
-            cell.metadata["docexec"].update(drill=drill.group(1), role="stub")  # type: ignore[union-attr]
-            check = _check_cell(plan, drill.group(1), path)  # type: ignore[union-attr]
-            if check is not None:
-                cells.append(check)
-                sources.append(check.source)
+        return [*made, cell]
+
+    for directive, use in zip(found, plan.uses, strict=True):
+        prose, block_title = lines[start : directive.index], None
+        if directive.indent and hook.shown_as_markdown(use.path):
+            prose, block_title = _without_fold_header(prose)  # the hook writes the block
+        cells.append(_markdown_cell(prose, url_of))
+        start = directive.index + 1
+        code = displayed_code(use)
+        sources.append(use.source)
+        own: list[nbformat.NotebookNode] = []
+
+        def default(use: Use = use, code: str = code, own: list = own) -> list[nbformat.NotebookNode]:
+            own += engine_cells(use, code)
+            return own
+
+        made = hook.cells(SnippetCells(use, code, plan, block_title, default))
+        if made is None:
+            made = default()
+        # What the hook's own code cells import is installed too.
+        sources += [c.source for c in made if c.cell_type == "code" and all(c is not o for o in own)]
+        cells += made
     cells.append(_markdown_cell(lines[start:], url_of))
     notebook = nbformat.v4.new_notebook(
         cells=[install_cell(sources, environment, repository, config, needs_cuda), *filter(None, cells)],
@@ -501,8 +494,14 @@ def lighten(html: str) -> str:
 
 
 __all__ = [
+    "NotebookCells",
     "NotebookError",
+    "SnippetCells",
+    "cell_hook",
     "cell_id",
+    "details",
+    "displayed_code",
+    "fenced",
     "figure_output",
     "file_name",
     "install_cell",
@@ -513,7 +512,6 @@ __all__ = [
     "outputs",
     "plain_markdown",
     "recorded_note",
-    "split_solution",
     "write_lab",
     "write_notebook",
 ]
