@@ -30,6 +30,12 @@
       codeBlocks += 1; // counted, not indexed: blocks in a box appear only when it is opened
       nav.setAttribute("aria-label", "Code block " + codeBlocks);
     });
+    // A table of contents names each nested list after its heading, which can be a navigation
+    // section's name too (a "labs" module beside the "Labs" section): said as part of the page.
+    document.querySelectorAll(".md-nav--secondary nav.md-nav[aria-label]:not([data-named])").forEach(function (nav) {
+      nav.setAttribute("aria-label", "On this page: " + nav.getAttribute("aria-label"));
+      nav.setAttribute("data-named", "");
+    });
     document.querySelectorAll(".md-search-result nav.md-tags").forEach(function (nav, index) {
       nav.setAttribute("aria-label", "Tags of result " + (index + 1));
     });
