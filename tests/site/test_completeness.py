@@ -194,9 +194,13 @@ def internal(module: str) -> bool:
 
 def unit_test_file(root: Path, module: str) -> Path:
     """`torchguide.data.collate` is tested in tests/torchguide/data/test_collate.py (an internal
-    `_containment` in test_containment.py)."""
+    `_containment` in test_containment.py); where another folder has a test module of that name
+    (test module names are unique), in test_collate_data.py."""
     *packages, name = module.split(".")[1:]
-    return root.joinpath("tests", "torchguide", *packages, f"test_{name.lstrip('_')}.py")
+    folder = root.joinpath("tests", "torchguide", *packages)
+    plain = folder / f"test_{name.lstrip('_')}.py"
+    named_with_package = folder / f"test_{name.lstrip('_')}_{packages[-1]}.py" if packages else plain
+    return named_with_package if not plain.is_file() and named_with_package.is_file() else plain
 
 
 def test_every_library_module_has_a_reference_page_and_unit_tests(root):
