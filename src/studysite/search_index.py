@@ -64,6 +64,9 @@ QUESTION_TEXT = re.compile(
 # goes into ``words`` as a question's full answer does; an API object's other paragraphs (19 KB)
 # are left out. Their whole text was a third of the index.
 FIRST_PARAGRAPH = re.compile(r"(?s)(\s*(?:<p>\s*Bases:.*?</p>\s*)?<p>.*?</p>)()(\s*\S.*)")
+# A drill section's first paragraph, "Drill id · medium · check your file with python -m …": the
+# same words in every drill (the title and the task find it).
+DRILL_LINE = re.compile(r"(?s)\A\s*<p>Drill .*?</p>")
 TAG = re.compile(r"<[^>]+>")
 # Inline code marks in an entry's text: the result's teaser shows the words plainly, and the marks
 # were 5% of the index (every page's first load carries the index).
@@ -101,7 +104,8 @@ def _words(text: str, separator: re.Pattern[str]) -> list[str]:
 def reshape(index_file: Path, question_locations: set[str]) -> None:
     """Rewrite Material's search index in place: page entries weigh less, and each question's entry
     keeps its Asked-as line and short answer as text, the other words of its answer in ``words``
-    (a page's entry: its first paragraph, then ``words``; an API object's: its first paragraph)."""
+    (a page's entry and a drill's: its first paragraph, then ``words``; an API object's: its first
+    paragraph)."""
     index = json.loads(index_file.read_text(encoding="utf-8"))
     separator = re.compile(index["config"]["separator"])
     question_pages = {location.split("#")[0] for location in question_locations}
@@ -113,7 +117,9 @@ def reshape(index_file: Path, question_locations: set[str]) -> None:
         if boost != 1:
             doc["boost"] = boost
         split = QUESTION_TEXT.match(doc["text"]) if doc["location"] in question_locations else None
-        if not split and (not anchor or "." in anchor):
+        if anchor.startswith(DRILL_ANCHOR_PREFIX):  # its task's first paragraph, as a page's entry
+            doc["text"] = DRILL_LINE.sub("", doc["text"])
+        if not split and (not anchor or "." in anchor or anchor.startswith(DRILL_ANCHOR_PREFIX)):
             split = FIRST_PARAGRAPH.match(doc["text"])
         if split:
             doc["text"] = split[1]

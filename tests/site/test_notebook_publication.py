@@ -139,7 +139,8 @@ def test_every_notebook_page_has_a_colab_link_to_the_notebook_the_workflow_publi
         notebook = nbformat.read(site / path, as_version=4)
         install = next(cell.source for cell in notebook.cells if cell.cell_type == "code")
         assert "%pip install" in install, path
-        for project in re.findall(r"@ git\+(\S+?)'", install):  # from the commit built, not a branch
+        # from the commit built, not a branch (the engine from its folder there)
+        for project in re.findall(r"@ git\+(\S+?)(?:#subdirectory=\S+)?'", install):
             assert project == f"{_repository()}@{HEAD}", f"{path}: {install}"
         linked.append(f"{FOLDER}/{path}")
     clone, remote = checkout

@@ -427,7 +427,7 @@ DRILLS = [BROADCAST_SHAPE, EXPAND_STRIDES, FIRST_NONFINITE_PIECE, AUGMENT_BATCH]
 def walkthrough_solution(drill: Drill, root: Path) -> str:
     """The lab's own way to do its task, as the source of a file the checker can load: the
     function the walkthrough defines (the reader's stub cell is a comment in the lab's file, so this
-    is the one definition the file runs), after ``import torch``.
+    is the one definition the file runs), after the file's imports.
 
     Examples:
       ```python
