@@ -1,4 +1,6 @@
-"""The reader's progress logic (docs/assets/progress.js), run under node's own test runner."""
+"""The site's own scripts under node's own test runner: the reader's progress logic
+(docs/assets/progress.js, tests in js/) and how search reads a query (docs/assets/search-reading.js,
+tests in search_js/)."""
 
 from __future__ import annotations
 
@@ -8,12 +10,13 @@ import subprocess
 import pytest
 
 
-def test_the_progress_logic_passes_its_node_tests(root):
+@pytest.mark.parametrize("folder", ["js", "search_js"])
+def test_the_site_scripts_pass_their_node_tests(root, folder):
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
     run = subprocess.run(
-        [node, "--test", str(root / "tests" / "studysite" / "js")],
+        [node, "--test", str(root / "tests" / "studysite" / folder)],
         capture_output=True,
         text=True,
         timeout=120,
