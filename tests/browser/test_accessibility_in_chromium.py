@@ -184,6 +184,8 @@ def test_a_question_can_be_revealed_graded_and_hidden_with_the_keyboard_alone(ta
     grade = answer.locator("[data-grade=good]")
     _tab_to(page, grade)
     page.keyboard.press("Enter")
+    # A grade is recorded once the scheduler has loaded: wait for the bar to say it was.
+    answer.locator(":scope > .answer-bar[data-graded=good]").wait_for()
     status = answer.locator(".answer-bar__status")
     assert status.inner_text().startswith("Got it")
     _tab_to(page, toggle, backwards=True)
