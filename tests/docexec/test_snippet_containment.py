@@ -7,11 +7,13 @@ and looks at the processes and folders that are left.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -26,27 +28,28 @@ from docexec.sandbox import read_only_project
 DOCEXEC = [sys.executable, "-m", "docexec.hosts.cli"]  # the `docexec` command of this Python
 
 # A grandchild in a session of its own by a double fork and setsid, and a process started with
-# start_new_session=True: both leave the snippet's process group.
+# start_new_session=True: both leave the snippet's process group. Each carries a mark in its command
+# line, by which the test finds it from outside (the PIDs a snippet sees are its namespace's own).
 ESCAPES = """
     import os
     import subprocess
     import sys
-    import time
 
+    SLEEPS = [sys.executable, "-c", "import time; time.sleep(600)", "{mark}"]
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.setsid()
         if os.fork() == 0:
             os.write(write, str(os.getpid()).encode())
-            time.sleep(600)
+            os.execv(sys.executable, SLEEPS)
         os._exit(0)
     os.waitpid(pid, 0)
     orphan = int(os.read(read, 100))
-    session = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
-    print("pid", orphan)
-    print("pid", session.pid)
-    # Adopted by the process that supervises the snippet (the snippet's own in the fallback), not init.
+    session = subprocess.Popen(SLEEPS, start_new_session=True)
+    print("started", 2)
+    # Adopted by the process that supervises the snippet (the snippet's own in the fallback), or by
+    # the first process of its PID namespace, its parent; not init.
     adopter = int(open(f"/proc/{orphan}/stat").read().rsplit(")", 1)[1].split()[1])
     print("the orphan was adopted:", adopter in (os.getpid(), os.getppid()))
 """
@@ -196,6 +199,7 @@ PRINTS_INVISIBLE_CHARACTERS = """
 """
 
 pytestmark = pytest.mark.skipif(not fork_is_available(), reason="the warm servers need fork")
+ESCAPES_MARK = f"docexec-escapes-{uuid.uuid4().hex}"
 
 
 def gone(pid: int) -> bool:
@@ -206,6 +210,20 @@ def gone(pid: int) -> bool:
     return state in {"Z", "X"}
 
 
+def escapes(mark: str) -> str:
+    return ESCAPES.replace("{mark}", mark)
+
+
+def marked(mark: str) -> list[int]:
+    """The processes of this machine whose command line holds ``mark``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and mark.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+    return found
+
+
 def assert_all_gone(pids: list[int]) -> None:
     deadline = time.monotonic() + 10
     while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
@@ -213,14 +231,10 @@ def assert_all_gone(pids: list[int]) -> None:
     assert [pid for pid in pids if not gone(pid)] == []
 
 
-def printed_pids(output: str) -> list[int]:
-    return [int(line.split()[1]) for line in output.splitlines() if line.startswith("pid ")]
-
-
 @pytest.fixture(scope="module")
 def batch(module_project, tmp_path_factory):
     snippets = {
-        "escapes.py": ESCAPES,
+        "escapes.py": escapes(ESCAPES_MARK),
         "memory_hog.py": MEMORY_HOG,
         "environment.py": ENVIRONMENT,
         "writes_into_project.py": WRITES_INTO_PROJECT,
@@ -246,9 +260,8 @@ def test_processes_in_sessions_of_their_own_end_with_the_snippet(batch):
     result = batch["escapes.py"]
     assert result.status == Status.PASSED, result.failure
     assert "the orphan was adopted: True" in result.output
-    pids = printed_pids(result.output)
-    assert len(pids) == 2  # the start_new_session process and the setsid grandchild
-    assert_all_gone(pids)
+    assert "started 2\n" in result.output  # the start_new_session process and the setsid grandchild
+    assert_all_gone(marked(ESCAPES_MARK))
 
 
 def test_a_memory_hog_is_stopped_and_named_with_its_limit(batch):
@@ -340,8 +353,15 @@ def test_a_figure_that_could_run_script_is_refused_naming_the_snippet(batch):
     assert result.status == Status.FAILED and result.output == "forged 7\n"
     assert result.failure.startswith("snippets/forges_its_figures.py: a figure was refused: ")
     assert result.failure.count("a figure was refused") == 7, result.failure
-    for what in ("an element <a>", "an element <script>", "an attribute 'onclick'", "<foreignObject>",
-                 "an element <set>", "a DTD with declarations", "a processing instruction"):
+    for what in (
+        "an element <a>",
+        "an element <script>",
+        "an attribute 'onclick'",
+        "<foreignObject>",
+        "an element <set>",
+        "a DTD with declarations",
+        "a processing instruction",
+    ):
         assert what in result.failure
     assert result.figures == []
 
@@ -368,15 +388,17 @@ def test_a_declared_match_is_searched_under_the_snippets_timeout(batch):
 
 
 def test_the_subprocess_fallback_contains_a_snippet_the_same_way(project):
-    escapes = project.snippet("escapes.py", ESCAPES)
+    mark = f"docexec-escapes-{uuid.uuid4().hex}"
+    escapes_path = project.snippet("escapes.py", escapes(mark))
     crashes = project.snippet(
-        "escapes_then_crashes.py", ESCAPES + "    import ctypes\n    ctypes.string_at(0)\n"
+        "escapes_then_crashes.py", escapes(mark) + "    import ctypes\n    ctypes.string_at(0)\n"
     )
     hog = project.snippet("memory_hog.py", MEMORY_HOG)
-    results, _ = project.engine(fork=False, workers=2).execute([escapes, crashes, hog], progress=False)
-    assert results[escapes].status == Status.PASSED, results[escapes].failure
+    results, _ = project.engine(fork=False, workers=2).execute([escapes_path, crashes, hog], progress=False)
+    assert results[escapes_path].status == Status.PASSED, results[escapes_path].failure
+    assert "started 2\n" in results[escapes_path].output
     assert "SIGSEGV" in results[crashes].failure
-    assert_all_gone(printed_pids(results[escapes].output) + printed_pids(results[crashes].output))
+    assert_all_gone(marked(mark))
     assert "exceeded its memory limit of 300 MiB" in results[hog].failure
 
 
@@ -409,7 +431,7 @@ SLEEPS = """
     from pathlib import Path
 
     session = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
-    Path("pids.txt").write_text(f"{os.getpid()} {os.getppid()} {session.pid}")  # in its working folder
+    Path("started.txt").write_text(f"{session.pid}")  # in its working folder
     time.sleep(600)
 """
 
@@ -429,20 +451,18 @@ def test_stopping_the_command_line_ends_every_process_and_removes_its_folders(pr
     )
     try:
         deadline = time.monotonic() + 60
-        while (
-            not (pids_files := list(temporary.glob("*/job-0/work/pids.txt")))
-            or len(pids_files[0].read_text().split()) < 3
-        ):
+        while not (started := list(temporary.glob("*/job-0/work/started.txt"))) or not started[0].read_text():
             assert time.monotonic() < deadline and command.poll() is None, "the snippet did not start"
             time.sleep(0.05)
-        pids_file = pids_files[0]
-        snippet, server, session = map(int, pids_file.read_text().split())
+        # The warm server, the snippet and its session, and any process between them.
+        below = process_tree.descendants(command.pid)
+        assert len(below) >= 3
         os.killpg(command.pid, stop)  # what Ctrl-C does: the whole foreground group gets SIGINT
         command.wait(timeout=20)  # no hang until the snippet ends
     finally:
         if command.poll() is None:
             process_tree.kill_tree(command.pid)
             command.wait()
-    assert_all_gone([snippet, server, session])
+    assert_all_gone(below)
     # After SIGKILL, by the server that finds its engine gone.
     assert list(temporary.iterdir()) == []

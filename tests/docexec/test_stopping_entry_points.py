@@ -2,7 +2,7 @@
 ends every process and leaves no folder, as stopping the command line does (`test_snippet_containment`).
 
 Each test starts the real command in a session of its own, as a terminal starts a foreground job,
-waits until the sleeping snippet has written its pids, then stops the command with Ctrl-C (SIGINT
+waits until the sleeping snippet has started, then stops the command with Ctrl-C (SIGINT
 to the whole process group) or SIGTERM (to the process alone).
 """
 
@@ -37,9 +37,9 @@ PYTEST_OPTIONS = '\n[tool.pytest.ini_options]\ntestpaths = ["snippets"]\naddopts
 def stop_while_the_snippet_sleeps(
     command: list[str], cwd: Path, env: dict[str, str], temporary: Path, log: Path, stop: signal.Signals
 ) -> tuple[list[int], int]:
-    """Start ``command``, stop it with ``stop`` once the snippet has started: the pids the snippet
-    wrote in its working folder below ``temporary`` (its own, its supervisor's, its session
-    child's) and the command's exit status."""
+    """Start ``command``, stop it with ``stop`` once the snippet has started (it writes a file in
+    its working folder below ``temporary``): the processes below the command then (its warm
+    server, the snippet, its session child and any between them) and the command's exit status."""
     with log.open("wb") as output:
         process = subprocess.Popen(
             command,
@@ -52,14 +52,12 @@ def stop_while_the_snippet_sleeps(
         )
     try:
         deadline = time.monotonic() + 60
-        while (
-            not (found := list(temporary.glob("*/job-*/work/pids.txt")))
-            or len(found[0].read_text().split()) < 3
-        ):
+        while not (found := list(temporary.glob("*/job-*/work/started.txt"))) or not found[0].read_text():
             started = time.monotonic() < deadline and process.poll() is None
             assert started, f"the snippet did not start:\n{log.read_text()[-3000:]}"
             time.sleep(0.05)
-        pids = list(map(int, found[0].read_text().split()))
+        pids = process_tree.descendants(process.pid)
+        assert len(pids) >= 3, pids
         assert not (stop == signal.SIGINT and ignores_sigint(process.pid)), (
             "the command ignores SIGINT, as a background job of a shell without job control does: "
             "a terminal's foreground job takes it"
@@ -87,7 +85,7 @@ def ignores_sigint(pid: int) -> bool:
 
 @pytest.fixture
 def sleeping(project) -> None:
-    """The project's one snippet sleeps, its pids written in its working folder."""
+    """The project's one snippet sleeps, after it started a process in a session of its own."""
     project.snippet("page/sleeps.py", SLEEPS)
 
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from docexec.execution import pool
+from docexec.execution import pool, process_tree
 from docexec.execution.pool import fork_is_available
+from docexec.sandbox import restrictions
 
 pytestmark = pytest.mark.skipif(not fork_is_available(), reason="warm servers need fork")
 
@@ -39,6 +40,14 @@ def warm_servers(parent: int | None = None) -> set[int]:
         except OSError:
             pass
     return found
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting for its parent to collect it."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in "ZX"
+    except OSError:
+        return False
 
 
 def wait_for(condition, seconds: float = 20):  # type: ignore[no-untyped-def]
@@ -192,24 +201,34 @@ time.sleep(60)
 """
 
 
-def test_docexec_run_ends_when_its_server_dies_and_a_daemon_lives_on(project):
+def test_docexec_run_ends_when_its_server_dies_and_no_daemon_lives_on(project):
     """The server's report pipe is closed in the snippet's process: a daemon it leaves behind
-    cannot keep the engine waiting for a report that will never come."""
+    cannot keep the engine waiting for a report that will never come. In the snippet's own PID
+    namespace, the daemon ends with the server: the kernel ends the namespace."""
     snippet = project.snippet("pool/leaves_a_daemon.py", LEAVES_A_DAEMON)
     env = {**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir)}
     command = subprocess.Popen(
         [sys.executable, "-m", "docexec.hosts.cli", "run", snippet],
-        cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=project.root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     daemon = None
     try:
         server = wait_for(lambda: warm_servers(command.pid))
         server = next(iter(server))
-        # The snippet and its daemon, adopted by the server (a subreaper).
-        running = wait_for(lambda: children(server) if len(children(server)) == 2 else None)
+        # The snippet and its daemon below the server, a subreaper; in a PID namespace, below the
+        # process that waits outside it and the namespace's first process, which adopts the daemon.
+        own_namespace = restrictions.PROCESSES not in restrictions.unenforced()
+        expected = 4 if own_namespace else 2
+        running = wait_for(lambda: below if len(below := process_tree.descendants(server)) == expected else 0)
         os.kill(server, signal.SIGKILL)
         daemon = max(running, key=lambda pid: int(Path(f"/proc/{pid}/stat").read_text().split()[21]))
         output, _ = command.communicate(timeout=20)
+        if own_namespace:
+            wait_for(lambda: not any(map(_alive, running)))
     finally:
         command.kill()
         if daemon is not None:

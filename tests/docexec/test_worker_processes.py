@@ -7,10 +7,12 @@ plain ``python`` in an empty folder: the reference is Python itself, not a writt
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import subprocess
 import sys
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -88,12 +90,21 @@ LEFT_RUNNING = """
 
 # Long enough for every worker to have started on a machine busy with other work (3 s was not,
 # with the whole batch starting at once), short enough that the batch does not wait long.
+# Each process of a stalled snippet names itself with a mark (its `comm`, seen from outside), by
+# which the test finds it: the PIDs the snippet sees are those of its own PID namespace.
+MARKS_ITSELF = """
+    import ctypes
+
+    def mark():
+        ctypes.CDLL(None).prctl(15, b"{mark}", 0, 0, 0)  # PR_SET_NAME
+        print("started", flush=True)
+"""
+
 STALLED_DATALOADER = """
     # docexec: timeout=6
-    import os
     import time
     from torch.utils.data import DataLoader, Dataset
-
+""" + MARKS_ITSELF + """
     class Stalls(Dataset):
         def __len__(self):
             return 4
@@ -101,27 +112,23 @@ STALLED_DATALOADER = """
         def __getitem__(self, index):
             time.sleep(600)
 
-    def announce(worker_id):
-        print("pid", os.getpid(), flush=True)
-
-    print("pid", os.getpid(), flush=True)
-    next(iter(DataLoader(Stalls(), num_workers=2, worker_init_fn=announce)))
+    mark()
+    next(iter(DataLoader(Stalls(), num_workers=2, worker_init_fn=lambda worker_id: mark())))
 """
 
 STALLED_SPAWN = """
     # docexec: timeout=6
     import multiprocessing
-    import os
     import time
-
+""" + MARKS_ITSELF + """
     def stall():
+        mark()
         time.sleep(600)
 
     if __name__ == "__main__":
-        print("pid", os.getpid(), flush=True)
+        mark()
         process = multiprocessing.get_context("spawn").Process(target=stall)
         process.start()
-        print("pid", process.pid, flush=True)
         process.join()
 """
 
@@ -133,7 +140,11 @@ COMPARED = {
     "unguarded_spawn.py": UNGUARDED_SPAWN,
     "left_running.py": LEFT_RUNNING,
 }
-STALLED = {"stalled_dataloader.py": STALLED_DATALOADER, "stalled_spawn.py": STALLED_SPAWN}
+MARK, FALLBACK_MARK = (f"dx{uuid.uuid4().hex[:12]}" for _ in range(2))  # comm: at most 15 bytes
+STALLED = {
+    "stalled_dataloader.py": STALLED_DATALOADER.replace("{mark}", MARK),
+    "stalled_spawn.py": STALLED_SPAWN.replace("{mark}", MARK),
+}
 
 
 def python_stdout(path: Path, folder: Path) -> str:
@@ -153,7 +164,8 @@ def fallback(new_project):
     pool = project.snippet("spawn_pool.py", COMPARED["spawn_pool.py"])
     # A fresh interpreter per snippet, and one more for the spawned worker: a little longer than
     # under fork, so that the worker has surely started when the kill comes.
-    stalled = project.snippet("stalled_spawn.py", STALLED_SPAWN.replace("timeout=6", "timeout=8"))
+    code = STALLED_SPAWN.replace("timeout=6", "timeout=8").replace("{mark}", FALLBACK_MARK)
+    stalled = project.snippet("stalled_spawn.py", code)
     with ThreadPoolExecutor(1) as executor:
         running = executor.submit(project.engine(fork=False).execute, [pool, stalled], progress=False)
         yield running, pool, stalled
@@ -231,8 +243,14 @@ def assert_all_gone(pids: list[int]) -> None:
     assert [pid for pid in pids if not gone(pid)] == []
 
 
-def printed_pids(output: str) -> list[int]:
-    return [int(line.split()[1]) for line in output.splitlines() if line.startswith("pid ")]
+def marked(mark: str) -> list[int]:
+    """The processes of this machine that named themselves ``mark``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == mark:
+                found.append(int(entry.name))
+    return found
 
 
 @pytest.mark.parametrize(
@@ -243,9 +261,8 @@ def test_a_stalled_snippet_is_killed_at_the_timeout_with_its_workers(batch, name
     result = batch[name]
     assert result.status == Status.FAILED
     assert "timed out after 6 s" in result.failure
-    pids = printed_pids(result.output)
-    assert len(pids) == processes  # the snippet's process and its workers had all started
-    assert_all_gone(pids)
+    assert result.output.count("started\n") == processes  # the snippet's process and its workers
+    assert_all_gone(marked(MARK))
 
 
 def test_the_subprocess_fallback_carries_worker_processes_too(fallback):
@@ -253,6 +270,5 @@ def test_the_subprocess_fallback_carries_worker_processes_too(fallback):
     results, _ = running.result(timeout=120)
     assert results[pool].output == "[0, 1, 4, 9, 16, 25]\n"
     assert "timed out" in results[stalled].failure
-    pids = printed_pids(results[stalled].output)
-    assert len(pids) == 2
-    assert_all_gone(pids)
+    assert results[stalled].output.count("started\n") == 2
+    assert_all_gone(marked(FALLBACK_MARK))

@@ -14,6 +14,7 @@ import os
 import signal
 import time
 from pathlib import Path
+from typing import NoReturn
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _PR_SET_CHILD_SUBREAPER = 36
@@ -39,6 +40,17 @@ def die_with_parent() -> None:
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent ended before the request was made
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def exit_as(status: int) -> NoReturn:
+    """Exit as the process whose wait ``status`` this is did: with its code, or killed by the same
+    signal, so that whoever waits here reads the same cause."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL and SIGSTOP keep their action
+            signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+    os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 70)
 
 
 def children(pid: int) -> list[int]:

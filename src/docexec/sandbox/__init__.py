@@ -17,8 +17,12 @@ Each restriction, where it is enforced, and how a breach is reported:
 - Writes only in the snippet's own folders: Landlock (`read_only_project`); where the kernel has
   none, the supervisor compares the project before and after (`docexec.execution.project_writes`)
   and fails the result naming the files.
+- Only its own processes in sight: a PID namespace and a ``/proc`` of its own
+  (`pid_namespace`); another process's PID does not exist there (ProcessLookupError). Its first
+  process adopts the snippet's orphans, and when it ends the kernel ends all that is left.
 - Signals and abstract sockets only among the snippet's own processes: Landlock's scopes, in the
-  same ruleset (Linux 6.12); PermissionError or a refused connection.
+  same ruleset (Linux 6.12), and the PID namespace for signals on any kernel that makes one;
+  PermissionError or a refused connection.
 - Sockets in the file system (a Docker or D-Bus socket): those bound when the snippet starts are
   covered in its mount namespace (`restrictions`); a connection is refused.
 - ``/etc/shadow``, ``/etc/gshadow``, ``/root`` (unless the project or Python lives there) and the
@@ -41,10 +45,9 @@ What it does not promise:
   in the repository anyway. Run builds as a user that holds nothing secret on its disk.
 - A socket file or process made after the snippet started is not covered by the mount namespace
   (another snippet's sockets in its own temporary folder, a daemon started meanwhile); where
-  Landlock has no scopes (before Linux 6.12), a snippet can signal any process of its user and
-  connect to abstract sockets where no network namespace could be made.
-- Processes it leaves behind after its supervisor was killed from outside: the supervisor is
-  a subreaper, not a PID namespace, so a daemon of the snippet is reparented above it then.
+  Landlock has no scopes (before Linux 6.12) and no PID namespace could be made either, a
+  snippet can signal any process of its user; without scopes it connects to abstract sockets
+  where no network namespace could be made.
 - The record of the snippet's output is written by its own process: a snippet can forge what it
   printed, and end its process early (``os._exit(0)``) after forging its end. The record is
   checked as untrusted input (figures, sizes, names, an end only from a process that exited 0),

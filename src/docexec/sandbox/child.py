@@ -15,7 +15,6 @@ import json
 import linecache
 import os
 import re
-import signal
 import struct
 import sys
 import tempfile
@@ -303,10 +302,7 @@ def main() -> None:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     process_tree.end_own_descendants()
-    if os.WIFSIGNALED(status):  # the same signal, so that the engine reads the same cause
-        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
-        os.kill(os.getpid(), os.WTERMSIG(status))
-    os._exit(os.waitstatus_to_exitcode(status))
+    process_tree.exit_as(status)
 
 
 if __name__ == "__main__":

@@ -7,12 +7,15 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
 
 - Without root, a user namespace first, where the kernel lets unprivileged users make one.
 - A mount namespace of its own: its mounts below are private to the snippet and end with it.
+- A PID namespace of its own, with its own ``/proc`` (`pid_namespace`): the snippet sees and can
+  signal only its own processes, and none of them outlives the namespace's first process.
 - ``/dev/shm``: a fresh tmpfs whose size is the snippet's declared memory, so that shared memory
   (torch's DataLoader workers, ``multiprocessing.shared_memory``) counts against it and goes away
   with the snippet instead of staying in the machine's RAM. The supervisor counts what this tmpfs
   holds, and what the snippet wrote into its folders on disk over any number of files, with the
   memory of its processes (`docexec.execution.supervisor`): all together stay within ``memory=``.
-- Other processes' environments and command lines: ``/dev/null`` is bind-mounted over
+- Other processes' environments and command lines (where no ``/proc`` of its own could be
+  mounted, and the first process's in the one it has): ``/dev/null`` is bind-mounted over
   ``/proc/<pid>/environ`` and ``cmdline`` of every other process, so that the variables of
   ``mkdocs build`` and of the shell above it (a CI job's tokens), and a password passed on a
   command line, cannot be read. A process started later than the snippet is not covered; its environment
@@ -61,12 +64,12 @@ import struct
 import sys
 from pathlib import Path
 
-from docexec.sandbox import read_only_project
+from docexec.sandbox import pid_namespace, read_only_project
 
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNS = 0x00020000
 _CLONE_NEWNET = 0x40000000
-_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT = 1, 2, 4, 32
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT = 1, 2, 4, 8, 32
 _MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 _SIOCSIFFLAGS = 0x8914
 _IFF_UP, _IFF_LOOPBACK, _IFF_RUNNING = 0x1, 0x8, 0x40
@@ -78,10 +81,22 @@ NETWORK = "no network unless declared"
 FILE_SIZE = "file size limited to memory="
 WRITES = "writes only in the snippet's own folders"
 SIGNALS = "no signals to processes outside the snippet"
+PROCESSES = "a PID namespace of its own: only its processes in sight, none outliving it"
 SOCKETS = "no sockets of the machine's processes (in the file system or abstract)"
 SECRETS = "password files, /root and the project's .git hidden"
 CAPABILITIES = "no privileges (capabilities) to undo the above"
-ALL = (ENVIRONMENTS, SHARED_MEMORY, NETWORK, FILE_SIZE, WRITES, SIGNALS, SOCKETS, SECRETS, CAPABILITIES)
+ALL = (
+    ENVIRONMENTS,
+    SHARED_MEMORY,
+    NETWORK,
+    FILE_SIZE,
+    WRITES,
+    SIGNALS,
+    PROCESSES,
+    SOCKETS,
+    SECRETS,
+    CAPABILITIES,
+)
 
 # Devices that programs write to as a matter of course.
 _WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
@@ -132,7 +147,10 @@ def enter(
     ``project``: the project's root, whose ``.git`` is hidden. ``own_folders``: where the snippet
     may write (its working folder, home and temporary folder); ``own_files``: files of ``job_dir``
     it may write to (its record of output). Without them, writes are allowed below ``job_dir``.
-    ``gpu``: the job runs on the GPU, so the GPU's device nodes and ``/proc`` stay writable."""
+    ``gpu``: the job runs on the GPU, so the GPU's device nodes and ``/proc`` stay writable.
+
+    Where the kernel gives a PID namespace, this returns in a new process two levels below the
+    caller (`pid_namespace`): the calling process only waits, and exits as the snippet will."""
     missing: list[str] = []
     if os.geteuid() != 0:
         _own_user_namespace()
@@ -143,6 +161,11 @@ def enter(
     except OSError:
         own_mounts = False
         missing += [SHARED_MEMORY, ENVIRONMENTS, SOCKETS, SECRETS]
+    # Only with mounts of its own: the namespace's /proc is mounted over the machine's.
+    status_fd = pid_namespace.enter(_unshare) if own_mounts else None
+    own_proc = status_fd is not None and _mount_own_proc()
+    if not own_proc:
+        missing.append(PROCESSES)
     if own_mounts:
         # Before the network namespace: /proc/net/unix lists the sockets of the machine's.
         if not _cover_path_sockets():
@@ -153,7 +176,7 @@ def enter(
             _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={memory_limit},mode=1777")
         except OSError:
             missing.append(SHARED_MEMORY)
-        if not _hide_environments():
+        if not own_proc and not _hide_environments():
             missing.append(ENVIRONMENTS)
         if gpu and not _guard_kernel_settings():
             missing.append(WRITES)
@@ -181,14 +204,19 @@ def enter(
                 ]
             )
         except OSError:
-            missing += [WRITES, SIGNALS]
+            missing.append(WRITES)
+            scoped = False
         else:
-            if not read_only_project.scopes_available():
-                missing.append(SIGNALS)
+            scoped = read_only_project.scopes_available()
     else:
-        missing += [WRITES, SIGNALS]
+        missing.append(WRITES)
+        scoped = False
+    if not scoped and status_fd is None:
+        missing.append(SIGNALS)
     if not _drop_capabilities():
         missing.append(CAPABILITIES)
+    if status_fd is not None:
+        pid_namespace.run_snippet_below(status_fd)  # returns in the snippet's own process
     return missing
 
 
@@ -236,10 +264,10 @@ def _own_user_namespace() -> None:
             control.write(text)
 
 
-def _hide_environments() -> bool:
+def _hide_environments(keep_own: bool = True) -> bool:
     """Cover ``/proc/<pid>/environ`` and ``cmdline`` of every process but this one (a command line
-    may hold a password too); False where one could not be."""
-    own = str(os.getpid())
+    may hold a password too), or of this one too; False where one could not be."""
+    own = str(os.getpid()) if keep_own else None
     failed = 0
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or entry == own:
@@ -251,6 +279,18 @@ def _hide_environments() -> bool:
                 # A process that ended since it was listed has nothing left to read.
                 failed += os.path.exists(f"/proc/{entry}/{part}")
     return failed == 0
+
+
+def _mount_own_proc() -> bool:
+    """A ``/proc`` of the PID namespace's own over the machine's: it lists only the snippet's
+    processes, under the PIDs the snippet knows (``/proc/{os.getpid()}`` is its own). The first
+    process's environment and command line, the engine's, are covered as any other process's.
+    False where the kernel refuses it; the machine's ``/proc`` stays then, its environments covered."""
+    try:
+        _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    except OSError:
+        return False
+    return _hide_environments(keep_own=False)  # the snippet is forked later, as PID 2
 
 
 def _guard_kernel_settings() -> bool:
