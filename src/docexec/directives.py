@@ -1,6 +1,7 @@
 """The ``%run`` line, the one piece of syntax a page adds to Markdown: what makes a line one, the
 path it may name, and which lines of a page count (none inside fenced code). The site build, the
-renderer, the notebooks and the preview's page reuse all read a page's ``%run`` lines here."""
+renderer, the notebooks and the preview's page reuse all read a page's ``%run`` lines here, and a
+site's own plugins find what a page says outside its code examples with `outside_fences`."""
 
 from __future__ import annotations
 
@@ -62,11 +63,13 @@ def parse_directive(index: int, line: str, snippets: str) -> Directive | None:
     return Directive(index, indent, words[0], path_problem(words[0], snippets))
 
 
-def directives(lines: list[str], snippets: str) -> list[Directive]:
-    """Every ``%run`` line outside fenced code blocks, well formed or not."""
-    found = []
+def outside_fences(lines: list[str]) -> list[str]:
+    """``lines`` with every fenced code block, its fences included, blanked: the lines a page says
+    in its own Markdown, not in an example of it. A fence closes with a bare line of its character,
+    at least as long (CommonMark); one left open runs to the end of the page."""
+    kept = []
     open_fence: str | None = None
-    for index, line in enumerate(lines):
+    for line in lines:
         fence = _FENCE.match(line)
         if fence:
             marker = fence.group("fence")
@@ -78,11 +81,19 @@ def directives(lines: list[str], snippets: str) -> list[Directive]:
                 and not line.strip()[len(marker) :]
             ):
                 open_fence = None
-            continue
-        if open_fence is None:
-            directive = parse_directive(index, line, snippets)
-            if directive:
-                found.append(directive)
+            kept.append("")
+        else:
+            kept.append("" if open_fence else line)
+    return kept
+
+
+def directives(lines: list[str], snippets: str) -> list[Directive]:
+    """Every ``%run`` line outside fenced code blocks, well formed or not."""
+    found = []
+    for index, line in enumerate(outside_fences(lines)):
+        directive = parse_directive(index, line, snippets)
+        if directive:
+            found.append(directive)
     return found
 
 
@@ -92,4 +103,12 @@ def directive_lines(lines: list[str], snippets: str = Config.snippets) -> list[t
     return [(d.index, d.indent, d.path) for d in directives(lines, snippets) if d.problem is None]
 
 
-__all__ = ["DIRECTIVE", "Directive", "directive_lines", "directives", "parse_directive", "path_problem"]
+__all__ = [
+    "DIRECTIVE",
+    "Directive",
+    "directive_lines",
+    "directives",
+    "outside_fences",
+    "parse_directive",
+    "path_problem",
+]

@@ -14,6 +14,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from docexec.hosts.mkdocs_plugin import planned_site
 from studysite import (
     curriculum,
     deck_date,
@@ -70,12 +71,14 @@ class StudySitePlugin(BasePlugin):
         )
         return config
 
+    @event_priority(-50)  # after docexec's: the pages as its plan read them
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.questions.clear()
+        pages = planned_site(config).markdown
         found, titles, topics, sources = [], {}, {}, []
         for file in files.documentation_pages():
-            if file.src_uri.endswith(".md") and file.abs_src_path:
-                text = Path(file.abs_src_path).read_text(encoding="utf-8")
+            if file.src_uri in pages and file.abs_src_path:
+                text = pages[file.src_uri]
                 found += questions.parse(text, file.src_uri)
                 titles[file.src_uri] = questions.page_title(text) or file.src_uri
                 topics[file.src_uri] = curriculum.page_topics(text)

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import markdown
 from markdown.extensions.toc import slugify
 
+from docexec.directives import outside_fences
+
 HEADING = re.compile(r"^## (?P<title>.+?) \{ #(?P<anchor>[a-z0-9-]+) \}\s*$")
 # The label of the paragraph that quotes a question's phrasings: the notes' own (with their source
 # tags), or, for a common interview question that no source document asks, the reader's.
@@ -26,7 +28,6 @@ NOT_IN_NOTES_LABEL = "A common interview question, not in the notes"
 ASKED_AS = re.compile(rf"^\*(?P<label>{re.escape(ASKED_AS_LABEL)}|{re.escape(NOT_IN_NOTES_LABEL)}):\*")
 SOURCE_TAG = re.compile(r"\((Day \d+|Review), Q(\d+)\)")
 ADMONITION = re.compile(r'^(?P<indent>[ \t]*)!!! (?P<kind>[\w-]+)(?: "(?P<title>[^"]*)")?\s*$')
-FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 CLAIM = re.compile(r"^\*\*Claimed:\*\*\s*(?P<claim>.+)", re.S)
 
 
@@ -120,19 +121,6 @@ def correction_anchor(title_text: str) -> str:
     return "correction-" + slugify(title_text, "-")
 
 
-def _blank_fences(lines: list[str]) -> list[str]:
-    """Lines with fenced code blanked out: a Markdown example of the format is not a question."""
-    out, fence = [], None
-    for line in lines:
-        match = FENCE.match(line)
-        if match and (fence is None or match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence)):
-            fence = match.group(1) if fence is None else None
-            out.append("")
-        else:
-            out.append("" if fence else line)
-    return out
-
-
 def _indented_block(lines: list[str], start: int, indent: str) -> tuple[str, int]:
     """The body of an admonition opened on line ``start`` (its lines indented beyond ``indent``)."""
     body, index = [], start + 1
@@ -147,13 +135,13 @@ def _indented_block(lines: list[str], start: int, indent: str) -> tuple[str, int
 
 def page_title(text: str) -> str:
     """The page's ``# `` title, or an empty string."""
-    match = re.search(r"^# (.+)$", "\n".join(_blank_fences(text.split("\n"))), re.M)
+    match = re.search(r"^# (.+)$", "\n".join(outside_fences(text.split("\n"))), re.M)
     return match[1].strip() if match else ""
 
 
 def parse(text: str, page: str) -> list[Question]:
     """The questions of one page, in order."""
-    lines = _blank_fences(text.split("\n"))
+    lines = outside_fences(text.split("\n"))
     questions: list[Question] = []
     for number, line in enumerate(lines):
         heading = HEADING.match(line)

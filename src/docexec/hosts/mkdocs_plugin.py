@@ -31,9 +31,22 @@ class DocexecConfig(base.Config):
     workers = config_options.Optional(config_options.Type(int))
 
 
+def planned_site(config) -> site.Site:  # type: ignore[no-untyped-def]
+    """The plan this build's docexec plugin made of the site: every page's Markdown as read once
+    (`site.Site.markdown`), its ``%run`` uses and their results. The seam for a site's own plugin:
+    call it from ``on_files`` with a lower priority than docexec's (``@event_priority(-50)``)."""
+    plugin = config.plugins.get("docexec")
+    if not isinstance(plugin, DocexecPlugin):
+        raise PluginError("the docexec plugin is not in mkdocs.yml's plugins: nothing planned the pages")
+    if getattr(plugin, "made", None) is None:
+        raise PluginError("the site plan is read after docexec's on_files: give on_files a lower priority")
+    return plugin.made.site
+
+
 class DocexecPlugin(BasePlugin[DocexecConfig]):
     # Under `mkdocs serve` one instance lives through every rebuild, and the preview's engine with it.
     serving: Serving | None = None
+    made: site_files.Made | None = None  # this build's plan and files, from on_files on
 
     def on_startup(self, *, command, dirty):  # type: ignore[no-untyped-def]
         self.serving = Serving.start() if command == "serve" else None
