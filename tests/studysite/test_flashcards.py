@@ -97,7 +97,8 @@ def write_project(root: Path, pages: dict[str, str], nav: str = "") -> Path:
     for name, text in pages.items():
         (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "docs" / name).write_text(text, encoding="utf-8")
-    (root / "mkdocs.yml").write_text(f"site_name: Deck test\nsite_url: {SITE}\nplugins: [docexec, studysite]\n{nav}")
+    plugins = "plugins: [docexec, studysite]"  # the study plugin reads the pages docexec planned
+    (root / "mkdocs.yml").write_text(f"site_name: Deck test\nsite_url: {SITE}\n{plugins}\n{nav}")
     return root / "mkdocs.yml"
 
 

@@ -1,6 +1,5 @@
-"""``python -m torchguide.drills``: list the drills, check a reader's file, show a drill's task,
-and for contributors, ``new NAME``: a drill's snippets and page section, and ``sync``: every
-drill's section rewritten on its page in the current format (after a change to `drill_section`).
+"""``python -m torchguide.drills``: list the drills, check a reader's file, show a drill's task.
+(A drill's files and page section are the site's: ``python -m studysite.drill_scaffold``.)
 
 Exit status: 0 when the check passes, 1 when it fails (its function ended the process it ran in,
 ran past the time limit or printed past the output limit too), 2 when the file cannot be checked
@@ -45,24 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     attach.add_argument("name")
     attach.add_argument("handle")
     attach.add_argument("--call-seconds", type=float, default=CALL_SECONDS)
-    new = commands.add_parser(
-        "new", help="write the stub, solution and page section of a drill defined in a drills module"
-    )
-    new.add_argument("name")
-    commands.add_parser(
-        "sync", help="rewrite every drill's section on its page and the Practice table in the current format"
-    )
     arguments = parser.parse_args(argv)
     drills = all_drills()
-
-    if arguments.command == "sync":
-        from pathlib import Path
-
-        from torchguide.drills.scaffold import sync_all
-
-        for line in sync_all(Path.cwd()) or ["every drill's section is up to date"]:
-            print(line)
-        return 0
 
     if arguments.command == "list":
         page = None
@@ -80,14 +63,6 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    if arguments.command == "new":
-        from pathlib import Path
-
-        from torchguide.drills.scaffold import scaffold
-
-        for line in scaffold(drill, Path.cwd()) or ["nothing to do: its files and section are in place"]:
-            print(line)
-        return 0
     if arguments.command == "show":
         print(f"{drill.title} ({drill.difficulty})\n\n{drill.statement}\n")
         for number, hint in enumerate(drill.hints, 1):

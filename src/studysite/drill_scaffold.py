@@ -1,4 +1,6 @@
-"""``python -m torchguide.drills new NAME``: the files of a drill already defined in a drills module.
+"""``python -m studysite.drill_scaffold new NAME``: the files of a drill already defined in a
+drills module of `torchguide.drills`; ``sync``: every drill's section rewritten on its page in the
+current format (after a change to `studysite.drill_pages.drill_section`).
 
 Writes the stub and solution snippets (where they do not exist yet) from the reference's signature
 and source, a folder for its wrong solutions, and the drill's section on its page right after the
@@ -7,14 +9,16 @@ question it practises (or brings an existing section up to date with the stateme
 
 from __future__ import annotations
 
+import argparse
 import inspect
 import re
+import sys
 import textwrap
 from pathlib import Path
 
+from studysite.drill_pages import drill_section, practice_table
 from torchguide.drills import all_drills
 from torchguide.drills.framework import Drill
-from torchguide.drills.pages import drill_section, practice_table
 
 
 def scaffold(drill: Drill, root: Path) -> list[str]:
@@ -24,7 +28,7 @@ def scaffold(drill: Drill, root: Path) -> list[str]:
       ```python
       import pathlib, tempfile
       from torchguide.drills import get
-      from torchguide.drills.scaffold import scaffold
+      from studysite.drill_scaffold import scaffold
 
       root = pathlib.Path(tempfile.mkdtemp())
       drill = get("pad_collate")
@@ -73,8 +77,8 @@ def sync_section(drill: Drill, root: Path) -> list[str]:
       ```python
       import pathlib, tempfile
       from torchguide.drills import get
-      from torchguide.drills.pages import drill_section
-      from torchguide.drills.scaffold import sync_section
+      from studysite.drill_pages import drill_section
+      from studysite.drill_scaffold import sync_section
 
       root = pathlib.Path(tempfile.mkdtemp())
       drill = get("pad_collate")
@@ -115,14 +119,14 @@ def sync_section(drill: Drill, root: Path) -> list[str]:
 
 def sync_all(root: Path) -> list[str]:
     """Every drill's section, and the Practice page's table, as the code writes them now: one
-    command brings pages written in an older format up to date (`python -m torchguide.drills sync`).
+    command brings pages written in an older format up to date (`python -m studysite.drill_scaffold sync`).
 
     Examples:
       ```python
       import pathlib, shutil, tempfile
       import torchguide
       from torchguide.drills import all_drills
-      from torchguide.drills.scaffold import sync_all
+      from studysite.drill_scaffold import sync_all
 
       project = pathlib.Path(torchguide.__file__).resolve().parents[2]  # a checkout: src/torchguide
       root = pathlib.Path(tempfile.mkdtemp())
@@ -155,3 +159,35 @@ def _update_practice_page(root: Path) -> list[str]:
         return []
     practice.write_text(updated, encoding="utf-8")
     return ["updated the table of docs/practice.md"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line, run from the project's root; returns its exit status (2: no such drill)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m studysite.drill_scaffold", description=__doc__.split("\n")[0]
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    new = commands.add_parser("new", help="write the stub, solution and page section of a defined drill")
+    new.add_argument("name")
+    commands.add_parser(
+        "sync", help="rewrite every drill's section and the Practice table in the current format"
+    )
+    arguments = parser.parse_args(argv)
+    if arguments.command == "sync":
+        done = sync_all(Path.cwd()) or ["every drill's section is up to date"]
+    else:
+        drill = all_drills().get(arguments.name)
+        if drill is None:
+            print(
+                f"no drill named {arguments.name!r}; `python -m torchguide.drills list` lists them",
+                file=sys.stderr,
+            )
+            return 2
+        done = scaffold(drill, Path.cwd()) or ["nothing to do: its files and section are in place"]
+    for line in done:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

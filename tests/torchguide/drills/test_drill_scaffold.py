@@ -1,13 +1,13 @@
-"""python -m torchguide.drills new NAME: a drill's stub, solution, wrong-solution folder and page section."""
+"""python -m studysite.drill_scaffold new NAME: the stub, solution, wrong-solution folder and section."""
 
 from __future__ import annotations
 
 import pytest
 from drill_files import ROOT, check_file
 
+from studysite.drill_pages import drill_section
+from studysite.drill_scaffold import scaffold
 from torchguide.drills import get
-from torchguide.drills.pages import drill_section
-from torchguide.drills.scaffold import scaffold
 
 
 @pytest.fixture
@@ -57,9 +57,8 @@ def _section_in_an_older_format(drill) -> str:
 
 
 def test_sync_rewrites_every_drill_section_in_place_and_leaves_the_rest_of_the_page(tmp_path, monkeypatch):
+    from studysite.drill_scaffold import main, sync_all
     from torchguide.drills import all_drills
-    from torchguide.drills.cli import main
-    from torchguide.drills.scaffold import sync_all
 
     drills = [drill for drill in all_drills().values() if drill.lab is None]  # a lab task has no section
     pages = {}
@@ -82,7 +81,7 @@ def test_sync_rewrites_every_drill_section_in_place_and_leaves_the_rest_of_the_p
 
 
 def test_sync_rewrites_only_its_own_section_where_a_page_holds_two(tmp_path):
-    from torchguide.drills.scaffold import sync_section
+    from studysite.drill_scaffold import sync_section
 
     mine, other = get("pad_collate"), get("balanced_sample_weights")
     page = tmp_path / "docs" / f"{mine.page}.md"

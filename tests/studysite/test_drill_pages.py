@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
-from drill_files import ROOT
 
+from studysite.drill_pages import drill_section, practice_table
 from torchguide.drills import all_drills
-from torchguide.drills.pages import drill_section, practice_table
 
+ROOT = Path(__file__).resolve().parents[2]
 DRILLS = [drill for drill in all_drills().values() if drill.lab is None]  # a lab task lives in its lab
 
 

@@ -21,7 +21,7 @@ def drill_section(drill: Drill) -> str:
     Examples:
       ```python
       from torchguide.drills import get
-      from torchguide.drills.pages import drill_section
+      from studysite.drill_pages import drill_section
 
       text = drill_section(get("pad_collate"))
       assert text.startswith("### Practice: ") and "pad_collate_solution.py" in text
@@ -74,7 +74,7 @@ def practice_table(drills: Iterable[Drill], titles: dict[str, str] | None = None
     Examples:
       ```python
       from torchguide.drills import all_drills
-      from torchguide.drills.pages import practice_table
+      from studysite.drill_pages import practice_table
 
       table = practice_table(all_drills().values())
       assert "pad_collate" in table and table.startswith("| topic |")
