@@ -44,9 +44,9 @@ class Renderer(Protocol):
 
 
 RENDERERS: dict[str, Renderer] = {
-    Text.kind: text,  # type: ignore[dict-item]
-    Figure.kind: figure,  # type: ignore[dict-item]
-    SnippetException.kind: error,  # type: ignore[dict-item]
+    Text.kind: text,
+    Figure.kind: figure,
+    SnippetException.kind: error,
 }
 
 
