@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import itertools
 import json
 import signal
 from dataclasses import dataclass, field, fields
@@ -241,9 +242,9 @@ def assemble(
         recorded.append(raised)
     shown, dropped = _head_and_tail(_in_order(recorded), dropped)
     for item in shown:
-        _append(item.cell, item.output)
-    for cell in cells:  # cleaned once merged: an escape sequence can be split over two writes
-        cell.outputs = [publishable(o) if isinstance(o, Text) else o for o in cell.outputs]
+        item.cell.outputs.append(item.output)
+    for cell in cells:
+        cell.outputs = _merged(cell.outputs)
     exception = raised.output if raised is not None else None
     result = Result(
         path=path,
@@ -352,13 +353,18 @@ def _note(cell: Cell, before: list[_Recorded], dropped: int) -> _Recorded:
     return _Recorded(cell, Text("stdout", note), index=-1)
 
 
-def _append(cell: Cell, output: Output) -> None:
-    """Text of the same stream as the output before it joins that one."""
-    last = cell.outputs[-1] if cell.outputs else None
-    if isinstance(output, Text) and isinstance(last, Text) and last.stream == output.stream:
-        cell.outputs[-1] = Text(last.stream, last.text + output.text)
-    else:
-        cell.outputs.append(output)
+def _merged(shown: list[Output]) -> list[Output]:
+    """Adjacent text of one stream as one output, cleaned once whole (an escape sequence can be
+    split over two writes); joined once, not piece by piece (a head can be thousands of prints)."""
+    merged: list[Output] = []
+    for _, run in itertools.groupby(shown, key=lambda o: o.stream if isinstance(o, Text) else id(o)):
+        first, *rest = run
+        if isinstance(first, Text):
+            text = "".join([first.text, *(o.text for o in rest if isinstance(o, Text))])
+            merged.append(publishable(Text(first.stream, text)))
+        else:  # a figure or the exception: a group of its own
+            merged.append(first)
+    return merged
 
 
 def _judge(
