@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from docexec.execution import published
 
@@ -64,6 +64,7 @@ class SnippetException:
 
 Output = Text | Figure | SnippetException
 KINDS: dict[str, type[Output]] = {kind.kind: kind for kind in (Text, Figure, SnippetException)}
+AnyOutput = TypeVar("AnyOutput", Text, Figure, SnippetException)
 
 
 def to_json(output: Output) -> dict:
@@ -80,7 +81,7 @@ def from_json(data: dict) -> Output:
     return publishable(kind(**fields))
 
 
-def publishable(output: Output) -> Output:
+def publishable(output: AnyOutput) -> AnyOutput:
     """``output`` as it may leave the engine: texts cleaned (`published.clean`); a figure that is
     not an inert SVG or a PNG is refused with ValueError."""
     if isinstance(output, Text):

@@ -171,7 +171,8 @@ def assemble(
     """Read what the child recorded, and judge it against what the snippet declared."""
     cells: list[Cell] = []
     recorded: list[_Recorded] = []
-    raised: _Recorded | None = None
+    exception: SnippetException | None = None
+    raised: _Recorded | None = None  # the exception, where it came
     refusals: list[str] = []
     ended = False
     dropped = 0
@@ -218,10 +219,11 @@ def assemble(
             elif kind == "figures_dropped":
                 figures_dropped += int(event["count"])
             elif kind == "exception":
-                exception = SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)})
+                described = {f.name: event[f.name] for f in fields(SnippetException)}
+                exception = publishable(SnippetException(**described))
                 if not cells:
                     cells.append(Cell())
-                raised = _Recorded(cells[-1], publishable(exception), index, at=at)
+                raised = _Recorded(cells[-1], exception, index, at=at)
                 matched = event.get("matched") is True
             elif kind == "dropped":
                 dropped += int(event["chars"])
@@ -245,7 +247,6 @@ def assemble(
         item.cell.outputs.append(item.output)
     for cell in cells:
         cell.outputs = _merged(cell.outputs)
-    exception = raised.output if raised is not None else None
     result = Result(
         path=path,
         status=Status.PASSED,
