@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from docexec.execution.engine import Engine
 
 RECORDINGS_DIR = "recordings"
-SCHEMA = 1
+SCHEMA = 2  # 1: a cell's streams and figures apart, the exception beside the cells (still read)
 RECORD_COMMAND = "make record-gpu"
 
 
@@ -101,9 +101,10 @@ def load(
     name = file.relative_to(root).as_posix()
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
-        if data.get("schema") != SCHEMA:
+        if data.get("schema") not in (1, SCHEMA):
             raise RecordingError(f"{name}: schema {data.get('schema')!r}, expected {SCHEMA}: record it again")
-        result = Result.from_json(data["result"])
+        stored = data["result"] if data["schema"] == SCHEMA else _outputs_in_cells(data["result"])
+        result = Result.from_json(stored)
         digest, recorded = data["source_sha256"], data["recorded"]
     except (OSError, ValueError, KeyError, TypeError) as error:
         if isinstance(error, RecordingError):
@@ -112,6 +113,29 @@ def load(
     source = root / snippet
     current = source_digest(source.read_bytes()) if source.is_file() else None
     return Recording(snippet, result, recorded, digest, stale=current != digest, pinned_torch=pinned_torch)
+
+
+def _outputs_in_cells(result: dict) -> dict:
+    """A result as schema 1 stored it (each cell's streams, then its figures; the exception beside
+    the cells) in today's form: one list of outputs per cell, the exception ending the last one.
+    A recording is made on a GPU machine: the ones committed are read as they are."""
+    cells = [
+        {
+            "line": cell["line"],
+            "outputs": [
+                *({"kind": "text", "stream": name, "text": text} for name, text in cell["streams"]),
+                *({"kind": "figure", **figure} for figure in cell["figures"]),
+            ],
+        }
+        for cell in result["cells"]
+    ]
+    exception = result.get("exception")
+    if exception:
+        if not cells:
+            cells.append({"line": 1, "outputs": []})
+        cells[-1]["outputs"].append({"kind": "error", **exception})
+    rest = {key: value for key, value in result.items() if key not in ("cells", "exception")}
+    return {**rest, "cells": cells}
 
 
 @dataclass

@@ -95,7 +95,7 @@ def _solution_fold(
     reader's own function; then what the checker said of it when the site was built."""
     written, _ = split_solution(code)
     body = fenced(written, "python")
-    said = "".join(text for cell in result.cells for name, text in cell.streams if name == "stdout")
+    said = "".join(cell.text("stdout") for cell in result.cells)
     if result.status == Status.PASSED and said.strip():
         body += ["", "The checker said of it:", "", *fenced(said, "text")]
     cell = nbformat.v4.new_markdown_cell("\n".join(details(title or "A reference solution", body)))

@@ -79,13 +79,10 @@ def script_ran_at_full_size(browser, url: str) -> bool:
 def published(svg: bytes) -> bytes | None:
     """What the site would serve of a result holding ``svg``, read back as from a cache entry;
     None when the engine refuses it."""
-    figure = {"format": "svg", "data": base64.b64encode(svg).decode(), "width": 200, "height": 200}
-    entry = {
-        "path": "snippets/figure.py",
-        "status": Status.PASSED.value,
-        "cells": [{"line": 1, "streams": [], "figures": [figure]}],
-        "exception": None,
-    }
+    data = base64.b64encode(svg).decode()
+    figure = {"kind": "figure", "format": "svg", "data": data, "width": 200, "height": 200}
+    cells = [{"line": 1, "outputs": [figure]}]
+    entry = {"path": "snippets/figure.py", "status": Status.PASSED.value, "cells": cells}
     try:
         result = Result.from_json(entry)
     except ValueError:

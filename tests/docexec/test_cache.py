@@ -6,8 +6,9 @@ import subprocess
 import sys
 import textwrap
 
-from docexec.execution.cache import ENTRY_SCHEMA, SCHEMA
-from docexec.execution.result import Cell, Figure, Result
+from docexec.execution import outputs
+from docexec.execution.cache import ENTRY_SCHEMA, OUTPUT_SCHEMAS, SCHEMA
+from docexec.execution.result import Cell, Result
 
 SNIPPET = "print(list(range(3)))\n"
 
@@ -77,7 +78,8 @@ def test_an_engine_that_read_an_entry_checks_it_again_once_it_changed(project):
     assert engine.execute([a], progress=False)[0][a].output == "[0, 1, 2]\n"  # read and checked
     entry = next(project.cache_dir.rglob("*.json"))
     stored = json.loads(entry.read_text())
-    stored["result"]["cells"][0]["streams"] = [["stdout", "changed on disk\n"]]
+    changed = {"kind": "text", "stream": "stdout", "text": "changed on disk\n"}
+    stored["result"]["cells"][0]["outputs"] = [changed]
     entry.write_text(json.dumps(stored))
     assert engine.execute([a], progress=False)[0][a].output == "changed on disk\n"
     entry.write_text("not json")
@@ -118,18 +120,27 @@ def _damaged_entries(entry: dict) -> dict[str, dict]:
         return copy
 
     result = "result"
+
+    def figure(e: dict) -> dict:
+        return next(o for o in e[result]["cells"][0]["outputs"] if o["kind"] == "figure")
+
+    def outputs(*shown: dict):
+        return lambda e: e[result]["cells"][0].update(outputs=list(shown))
+
+    text = {"kind": "text", "stream": "stdout", "text": "a"}
     return {
-        "figure not base64": changed(
-            lambda e: e[result]["cells"][0]["figures"][0].update(data="%%not*base64")
+        "figure not base64": changed(lambda e: figure(e).update(data="%%not*base64")),
+        "figure width a string": changed(lambda e: figure(e).update(width="wide")),
+        "figure key missing": changed(lambda e: figure(e).pop("height")),
+        "text without its stream": changed(outputs({"kind": "text", "text": "a"})),
+        "text with a key too many": changed(outputs({**text, "colour": "red"})),
+        "text of stream stdin": changed(outputs({**text, "stream": "stdin"})),
+        "text a number": changed(outputs({**text, "text": 5})),
+        "output of no kind": changed(outputs({"stream": "stdout", "text": "a"})),
+        "output of an unknown kind": changed(outputs({**text, "kind": "table"})),
+        "outputs of the old form": changed(
+            lambda e: e[result]["cells"][0].update(streams=[["stdout", "a"]], figures=[])
         ),
-        "figure width a string": changed(lambda e: e[result]["cells"][0]["figures"][0].update(width="wide")),
-        "figure key missing": changed(lambda e: e[result]["cells"][0]["figures"][0].pop("height")),
-        "stream of one item": changed(lambda e: e[result]["cells"][0].update(streams=[["stdout"]])),
-        "stream of three items": changed(
-            lambda e: e[result]["cells"][0].update(streams=[["stdout", "a", "b"]])
-        ),
-        "stream named stdin": changed(lambda e: e[result]["cells"][0].update(streams=[["stdin", "a"]])),
-        "stream text a number": changed(lambda e: e[result]["cells"][0].update(streams=[["stdout", 5]])),
         "cells not a list": changed(lambda e: e[result].update(cells={"0": []})),
         "unknown status": changed(lambda e: e[result].update(status="fine")),
         "unknown reason": changed(lambda e: e[result].update(status="failed", reason="bad luck")),
@@ -137,7 +148,8 @@ def _damaged_entries(entry: dict) -> dict[str, dict]:
         "a failure without one": changed(lambda e: e[result].update(status="failed", reason=None)),
         "result key missing": changed(lambda e: e[result].pop("status")),
         "result key unknown": changed(lambda e: e[result].update(colour="red")),
-        "exception of wrong shape": changed(lambda e: e[result].update(exception={"type": 1})),
+        "error of wrong shape": changed(outputs({"kind": "error", "type": 1})),
+        "exception beside the cells": changed(lambda e: e[result].update(exception=None)),
         "another schema": changed(lambda e: e.update(schema=SCHEMA + 1)),
         "result a list": changed(lambda e: e.update(result=[])),
     }
@@ -192,12 +204,17 @@ def test_two_builds_started_together_execute_a_cold_snippet_once(project):
 
 
 def test_every_field_of_a_result_is_typed_in_the_entry_schema():
-    """A field added to Result, Cell or Figure must be typed in the schema: else no entry is served."""
+    """A field added to Result, Cell or an output must be typed in the schema: else no entry is served."""
     result = ENTRY_SCHEMA["properties"]["result"]
     cell = result["properties"]["cells"]["items"]
-    figure = cell["properties"]["figures"]["items"]
-    for kind, schema in [(Result, result), (Cell, cell), (Figure, figure)]:
+    assert cell["properties"]["outputs"]["items"]["oneOf"] == list(OUTPUT_SCHEMAS.values())
+    assert set(OUTPUT_SCHEMAS) == set(outputs.KINDS)
+    kinds = [(kind, OUTPUT_SCHEMAS[name]) for name, kind in outputs.KINDS.items()]
+    for kind, schema in [(Result, result), (Cell, cell), *kinds]:
         names = {f.name for f in dataclasses.fields(kind)} - {"cached"}
+        if kind in outputs.KINDS.values():
+            names.add("kind")
+            assert schema["properties"]["kind"] == {"const": kind.kind}
         assert set(schema["required"]) == set(schema["properties"]) == names, kind.__name__
 
 
@@ -223,17 +240,19 @@ def test_a_forged_figure_or_control_sequence_in_the_cache_is_never_served(projec
         entry = json.loads(entry_file.read_text())
         for name, svg in FORGED_SVGS.items():
             forged = json.loads(json.dumps(entry))
-            forged["result"]["cells"][0]["figures"][0] |= {
+            next(o for o in forged["result"]["cells"][0]["outputs"] if o["kind"] == "figure").update({
                 "format": "svg",
                 "data": base64.b64encode(svg).decode(),
-            }
+            })
             entry_file.write_text(json.dumps(forged))
             results, summary = engine.execute([a], progress=False)
             assert summary.executed == 1, name  # refused, run again: matplotlib's own figure is shown
             figure = results[a].figures[0].bytes
             assert figure != svg and b"<svg" in figure
         forged = json.loads(json.dumps(entry))
-        forged["result"]["cells"][0]["streams"] = [["stdout", "drawn\x1b]52;c;aGk=\x07\n"]]
+        forged["result"]["cells"][0]["outputs"][0] = {
+            "kind": "text", "stream": "stdout", "text": "drawn\x1b]52;c;aGk=\x07\n"
+        }
         entry_file.write_text(json.dumps(forged))
         results, summary = engine.execute([a], progress=False)
     finally:

@@ -10,6 +10,7 @@ import importlib.util
 
 import pytest
 
+from docexec.execution.outputs import Text
 from docexec.execution.result import Reason, Result, Status
 from docexec.sandbox.capture import HEAD_CHARS, MAX_OUTPUT_CHARS, TAIL_CHARS
 
@@ -139,7 +140,11 @@ def batch(module_project):
 def test_stdout_and_stderr_are_recorded_in_order(batch):
     result = batch[0]["ordered.py"]
     assert result.status == Status.PASSED and result.reason is None
-    assert result.cells[0].streams == [("stdout", "one\n"), ("stderr", "two\n"), ("stdout", "three\n")]
+    assert result.cells[0].outputs == [
+        Text("stdout", "one\n"),
+        Text("stderr", "two\n"),
+        Text("stdout", "three\n"),
+    ]
 
 
 def test_a_hang_is_killed_at_the_timeout(batch):
@@ -189,10 +194,11 @@ def test_past_the_head_python_output_keeps_its_place_among_other_processes_and_s
         "before the child\na child process\nbefore stderr\nto stderr\n"
         "before the shell\na shell command\nthe end\n"
     )
-    *_, before_stderr, stderr, after_stderr = result.cells[0].streams
-    assert before_stderr[0] == "stdout" and before_stderr[1].endswith("a child process\nbefore stderr\n")
-    assert stderr == ("stderr", "to stderr\n")
-    assert after_stderr == ("stdout", "before the shell\na shell command\nthe end\n")
+    *_, before_stderr, stderr, after_stderr = result.cells[0].outputs
+    assert before_stderr.stream == "stdout"
+    assert before_stderr.text.endswith("a child process\nbefore stderr\n")
+    assert stderr == Text("stderr", "to stderr\n")
+    assert after_stderr == Text("stdout", "before the shell\na shell command\nthe end\n")
 
 
 @pytest.mark.torch

@@ -15,6 +15,7 @@ from nbclient.exceptions import CellExecutionError
 
 from docexec import config, recordings, site
 from docexec import notebook as cuda_cells
+from docexec.execution.outputs import Text
 from docexec.execution.result import Cell, Result, Status
 from docexec.render import notebooks, requirements
 
@@ -316,8 +317,8 @@ def _hooked(module_project, monkeypatch, hook_name):
     settings = config.load(module_project.root).replace(notebook_cells=hook_name)
 
     def result(path):
-        streams = [("stdout", printed[path.split("/")[-1][:-3]])]
-        return Result(path=path, status=Status.PASSED, cells=[Cell(streams=streams)])
+        shown = [Text("stdout", printed[path.split("/")[-1][:-3]])]
+        return Result(path=path, status=Status.PASSED, cells=[Cell(outputs=shown)])
 
     build = site.SiteBuild(module_project.root, settings, site.one_by_one(result), {"torch": "2.13.0"})
     plan = build.plan_page("page.md", HOOKED_PAGE)

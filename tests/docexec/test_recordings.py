@@ -68,7 +68,8 @@ def test_recorded_on_a_gpu_shown_by_a_cpu_build_and_stale_after_an_edit(gpu_proj
     assert "RECORDED snippets/page/gpu_memory.py" in recorded.stdout
     data = json.loads((root / "recordings" / "page" / "gpu_memory.json").read_text())
     assert data["recorded"] == "2026-05-28" and data["result"]["environment"]["gpu"] == "NVIDIA Fake 80GB"
-    assert len(data["result"]["cells"][0]["figures"]) == 1
+    assert data["schema"] == recordings.SCHEMA
+    assert [output["kind"] for output in data["result"]["cells"][0]["outputs"]] == ["text", "figure"]
 
     build = command(root, sys.executable, "-m", "mkdocs", "build", "--strict")  # on this CPU machine
     assert build.returncode == 0, build.stderr
@@ -147,6 +148,45 @@ def test_an_unreadable_recording_is_listed_with_its_file(gpu_project):
     broken.write_text("{not json")
     (problem,) = recordings.stale(root)
     assert problem.startswith("recordings/page/gpu_memory.json: not a readable recording")
+
+
+def test_a_recording_of_the_first_schema_reads_as_outputs_in_order(project):
+    """Schema 1 kept a cell's streams and figures apart and the exception beside the cells; those
+    recordings were made on a GPU and stay as they are."""
+    path = project.snippet("page/old.py", "# docexec: cuda, raises=RuntimeError\nprint('a')\n")
+    figure = {"format": "png", "data": "iVBORw0KGgo=", "width": 10, "height": 10, "title": "Peak",
+              "marks": 1, "smallest_font_px": None, "colormapped": False}
+    exception = {"type": "RuntimeError", "qualified_types": ["builtins.RuntimeError"], "message": "full",
+                 "line": 3, "traceback": "Traceback (most recent call last):\nRuntimeError: full\n"}
+    result = {
+        "path": path, "status": "passed", "reason": None, "expected_exception": True, "failure": None,
+        "cells": [
+            {"line": 1, "streams": [["stdout", "a\n"], ["stderr", "b\x1b[31m\n"]], "figures": [figure]}
+        ],
+        "exception": exception, "dropped_chars": 0, "duration": 1.0, "exec_seconds": 0.5,
+        "environment": {"device": "cuda", "gpu": "NVIDIA H200"}, "peak_memory": 0,
+    }
+    stored = {"schema": 1, "snippet": path, "recorded": "2026-01-02", "result": result,
+              "source_sha256": recordings.source_digest((project.root / path).read_bytes())}
+    file = recordings.recording_file(project.root, path)
+    file.parent.mkdir(parents=True)
+    file.write_text(json.dumps(stored))
+    recording = recordings.load(project.root, path)
+    assert recording is not None and not recording.stale
+    (cell,) = recording.result.cells
+    assert [output.kind for output in cell.outputs] == ["text", "text", "figure", "error"]
+    assert cell.text() == "a\nb\n"  # cleaned as a cache entry is
+    assert recording.result.figures[0].title == "Peak"
+    assert recording.result.exception.message == "full" and recording.result.expected_exception
+
+
+def test_a_recording_of_an_unknown_schema_is_refused_naming_its_file(project):
+    path = project.snippet("page/new.py", "# docexec: cuda\nprint('a')\n")
+    file = recordings.recording_file(project.root, path)
+    file.parent.mkdir(parents=True)
+    file.write_text(json.dumps({"schema": recordings.SCHEMA + 1}))
+    with pytest.raises(recordings.RecordingError, match=r"recordings/page/new.json: schema 3, expected 2"):
+        recordings.load(project.root, path)
 
 
 @pytest.mark.this_site

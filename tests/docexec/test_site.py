@@ -10,6 +10,7 @@ import pytest
 from docexec import recordings, site
 from docexec.execution import declarations
 from docexec.execution.engine import Summary
+from docexec.execution.outputs import Text
 from docexec.execution.result import Cell, Figure, Reason, Result, Status
 from docexec.render.figure_files import figure_name, figure_url
 from docexec.render.markdown_ext import RunExtension, SnippetRenderer
@@ -26,7 +27,7 @@ class Recorder:
         self.asked.append(list(paths))
         done = [path for path in paths if path not in self.running]
         results = {
-            path: Result(path, Status.PASSED, cells=[Cell(streams=[("stdout", f"{path}\n")])])
+            path: Result(path, Status.PASSED, cells=[Cell(outputs=[Text("stdout", f"{path}\n")])])
             for path in done
         }
         return results, Summary(executed=len(done)), set(paths) & self.running
@@ -96,7 +97,7 @@ def test_a_cuda_snippet_that_skipped_carries_its_gpu_recording_and_its_figures(p
     path = project.snippet("page/gpu.py", "# docexec: cuda\nprint('on the gpu')\n")
     figure = Figure("png", "iVBORw0KGgo=", 10, 10)
     environment = {"device": "cuda", "gpu": "A GPU", "torch": "2.0", "python": "3.11"}
-    ran = Result(path, Status.PASSED, cells=[Cell(streams=[("stdout", "on the gpu\n")], figures=[figure])])
+    ran = Result(path, Status.PASSED, cells=[Cell(outputs=[Text("stdout", "on the gpu\n"), figure])])
     ran.environment = environment
     recordings.write(project.root, ran, datetime.date(2026, 1, 2))
     engine = project.engine()  # on a CPU: the snippet skips

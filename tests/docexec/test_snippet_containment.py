@@ -21,6 +21,7 @@ import pytest
 from docexec.execution import process_tree, project_writes
 from docexec.execution.declarations import Declarations
 from docexec.execution.jobs import Report
+from docexec.execution.outputs import Text
 from docexec.execution.pool import fork_is_available
 from docexec.execution.result import Status, assemble
 from docexec.sandbox import read_only_project
@@ -329,9 +330,9 @@ def test_output_of_child_processes_and_descriptors_is_kept_in_order(batch):
 def test_escape_codes_and_control_characters_never_reach_the_output(batch):
     result = batch["escape_codes.py"]
     assert result.status == Status.PASSED, result.failure
-    assert result.cells[0].streams == [
-        ("stdout", "red and plain, a bell and a null\n"),
-        ("stderr", "100%\n"),  # a redrawn line as it was last drawn
+    assert result.cells[0].outputs == [
+        Text("stdout", "red and plain, a bell and a null\n"),
+        Text("stderr", "100%\n"),  # a redrawn line as it was last drawn
     ]
 
 

@@ -182,7 +182,7 @@ def batch(module_project, fallback):
 
 
 def stdout_of(result) -> str:
-    return "".join(text for cell in result.cells for name, text in cell.streams if name == "stdout")
+    return "".join(cell.text("stdout") for cell in result.cells)
 
 
 def _marked(name: str):  # type: ignore[no-untyped-def]

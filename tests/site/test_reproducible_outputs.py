@@ -58,7 +58,7 @@ def snippets_that_read_the_machine(engine: Engine, root: Path) -> list[str]:
 
 def shown(result: Result) -> tuple:
     """What the page shows of a run: its status, output and figures."""
-    figures = [(figure.format, figure.data) for cell in result.cells for figure in cell.figures]
+    figures = [(figure.format, figure.data) for figure in result.figures]
     return result.status, result.output, figures
 
 

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import jsonschema
 
+from docexec.execution.outputs import STREAMS
 from docexec.execution.result import Reason, Result, Status
 
-SCHEMA = 3  # bump when the stored form or the way snippets are run changes
+SCHEMA = 4  # bump when the stored form or the way snippets are run changes
 
 _BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 
@@ -37,8 +38,10 @@ def _record(properties: dict) -> dict:
     }
 
 
+_TEXT = _record({"kind": {"const": "text"}, "stream": {"enum": list(STREAMS)}, "text": {"type": "string"}})
 _FIGURE = _record(
     {
+        "kind": {"const": "figure"},
         "format": {"enum": ["svg", "png"]},
         "data": {"type": "string", "pattern": _BASE64},
         "width": {"type": "integer", "minimum": 0},
@@ -49,26 +52,22 @@ _FIGURE = _record(
         "colormapped": {"type": "boolean"},
     }
 )
-_STREAM = {
-    "type": "array",
-    "prefixItems": [{"enum": ["stdout", "stderr"]}, {"type": "string"}],
-    "minItems": 2,
-    "maxItems": 2,
-}
-_CELL = _record(
+_ERROR = _record(
     {
-        "line": {"type": "integer", "minimum": 1},
-        "streams": {"type": "array", "items": _STREAM},
-        "figures": {"type": "array", "items": _FIGURE},
-    }
-)
-_EXCEPTION = _record(
-    {
+        "kind": {"const": "error"},
         "type": {"type": "string"},
         "qualified_types": {"type": "array", "items": {"type": "string"}},
         "message": {"type": "string"},
         "line": {"type": ["integer", "null"]},
         "traceback": {"type": "string"},
+    }
+)
+# One schema per kind of output (`docexec.execution.outputs.KINDS`), told apart by "kind".
+OUTPUT_SCHEMAS = {"text": _TEXT, "figure": _FIGURE, "error": _ERROR}
+_CELL = _record(
+    {
+        "line": {"type": "integer", "minimum": 1},
+        "outputs": {"type": "array", "items": {"oneOf": list(OUTPUT_SCHEMAS.values())}},
     }
 )
 _RESULT = _record(
@@ -77,7 +76,6 @@ _RESULT = _record(
         "status": {"enum": [status.value for status in Status]},
         "reason": {"enum": [None, *(reason.value for reason in Reason)]},
         "cells": {"type": "array", "items": _CELL},
-        "exception": {"oneOf": [{"type": "null"}, _EXCEPTION]},
         "expected_exception": {"type": "boolean"},
         "failure": {"type": ["string", "null"]},
         "dropped_chars": {"type": "integer", "minimum": 0},
@@ -91,7 +89,7 @@ _RESULT = _record(
     }
 )
 # What a stored entry must be, field by field: valid JSON with a wrong type, a figure that is not
-# base64 or a malformed stream is a miss, never served (a page would break on it) nor crashed on.
+# base64 or a malformed output is a miss, never served (a page would break on it) nor crashed on.
 ENTRY_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     **_record({"schema": {"const": SCHEMA}, "key": {"type": "string"}, "result": _RESULT}),

@@ -1,17 +1,19 @@
-"""The outcome of one snippet: its output by cell, its exception, its figures, and a verdict."""
+"""The outcome of one snippet: what each cell showed, in the order it showed it, and a verdict."""
 
 from __future__ import annotations
 
-import base64
+import dataclasses
 import enum
+import itertools
 import json
 import signal
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from docexec.execution import published
+from docexec.execution import outputs, published
 from docexec.execution.declarations import Declarations
 from docexec.execution.jobs import Report
+from docexec.execution.outputs import STREAMS, Figure, Output, SnippetException, Text, publishable
 from docexec.execution.published import plain_text  # noqa: F401 - where callers have found it
 from docexec.sandbox.capture import (
     EVENTS_FILE,
@@ -81,48 +83,20 @@ _BEFORE_RUNNING = {
 
 
 @dataclass
-class Figure:
-    """One figure as drawn: the image, its displayed size, and what the tests check it by."""
-
-    format: str  # "svg" or "png"
-    data: str  # base64
-    width: int  # displayed size, CSS px
-    height: int
-    title: str = ""  # "" when untitled
-    marks: int = 0  # lines, patches, collections and images drawn: 0 is an empty figure
-    smallest_font_px: float | None = None  # at the displayed size
-    colormapped: bool = False  # colours carry data (images, colour maps)
-
-    @property
-    def bytes(self) -> bytes:
-        return base64.b64decode(self.data)
-
-    @property
-    def media_type(self) -> str:
-        return "image/svg+xml" if self.format == "svg" else "image/png"
-
-
-@dataclass
-class SnippetException:
-    """The exception a snippet raised, as a reader sees it."""
-
-    type: str  # the class's name
-    qualified_types: list[str]  # module.name of the class and its bases: raises= matches any
-    message: str
-    line: int | None  # in the snippet, where it was raised
-    traceback: str  # the snippet's own frames only
-
-
-@dataclass
 class Cell:
-    """What one cell printed (in order, as (stream, text) pairs) and the figures it left open."""
+    """What one cell showed, in the order it showed it (`docexec.execution.outputs`)."""
 
     line: int = 1
-    streams: list[tuple[str, str]] = field(default_factory=list)
-    figures: list[Figure] = field(default_factory=list)
+    outputs: list[Output] = field(default_factory=list)
 
-    def text(self) -> str:
-        return "".join(text for _, text in self.streams)
+    def text(self, stream: str | None = None) -> str:
+        """Its text, of one stream or of both."""
+        return "".join(
+            o.text for o in self.outputs if isinstance(o, Text) and stream in (None, o.stream)
+        )
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "outputs": [outputs.to_json(output) for output in self.outputs]}
 
 
 @dataclass
@@ -133,7 +107,6 @@ class Result:
     status: Status
     reason: Reason | None = None  # set when status is not PASSED
     cells: list[Cell] = field(default_factory=list)
-    exception: SnippetException | None = None
     expected_exception: bool = False
     failure: str | None = None  # one paragraph, starting with "snippets/…py:LINE:"
     dropped_chars: int = 0
@@ -162,45 +135,29 @@ class Result:
 
     @property
     def figures(self) -> list[Figure]:
-        return [figure for cell in self.cells for figure in cell.figures]
+        return [output for cell in self.cells for output in cell.outputs if isinstance(output, Figure)]
+
+    @property
+    def exception(self) -> SnippetException | None:
+        """The exception that ended it, where one did."""
+        raised = [o for cell in self.cells for o in cell.outputs if isinstance(o, SnippetException)]
+        return raised[-1] if raised else None
 
     def to_json(self) -> dict:
-        data = asdict(self)
-        data.pop("cached")
-        return data
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("cells", "cached")}
+        return {**data, "cells": [cell.to_json() for cell in self.cells]}
 
     @classmethod
     def from_json(cls, data: dict) -> Result:
         """Also a result read back from the cache, which anyone who can write there may have forged:
         its texts are cleaned again, and a figure that could run script is refused (ValueError)."""
         cells = [
-            Cell(
-                line=c["line"],
-                streams=[(name, published.clean(text)) for name, text in c["streams"]],
-                figures=[_inert(Figure(**f)) for f in c["figures"]],
-            )
-            for c in data["cells"]
+            Cell(line=cell["line"], outputs=[outputs.from_json(output) for output in cell["outputs"]])
+            for cell in data["cells"]
         ]
-        exception = _cleaned(SnippetException(**data["exception"])) if data["exception"] else None
         failure = published.clean(data["failure"]) if data.get("failure") else data.get("failure")
         verdict = {"reason": data.get("reason")}  # absent from a recording made before reasons
-        return cls(**{**data, **verdict, "cells": cells, "exception": exception, "failure": failure})
-
-
-def _inert(figure: Figure) -> Figure:
-    if figure.format not in ("svg", "png"):
-        raise ValueError(f"a figure of format {figure.format!r}")
-    refused = published.svg_refusal(figure.bytes) if figure.format == "svg" else None
-    if refused:
-        raise ValueError(f"an SVG figure that could run script or fetch from elsewhere: {refused}")
-    figure.title = published.clean(figure.title)
-    return figure
-
-
-def _cleaned(exception: SnippetException) -> SnippetException:
-    exception.message = published.clean(exception.message)
-    exception.traceback = published.clean(exception.traceback)
-    return exception
+        return cls(**{**data, **verdict, "cells": cells, "failure": failure})
 
 
 def skipped(path: str, reason: Reason, why: str, environment: dict) -> Result:
@@ -213,8 +170,9 @@ def assemble(
 ) -> Result:
     """Read what the child recorded, and judge it against what the snippet declared."""
     cells: list[Cell] = []
-    pieces: list[_Piece] = []
-    exception = None
+    recorded: list[_Recorded] = []
+    exception: SnippetException | None = None
+    raised: _Recorded | None = None  # the exception, where it came
     refusals: list[str] = []
     ended = False
     dropped = 0
@@ -223,27 +181,30 @@ def assemble(
     exec_seconds = 0.0
     events_file = job_dir / EVENTS_FILE
     malformed = 0
-    for line in _event_lines(events_file, refusals):
+    for index, line in enumerate(_event_lines(events_file, refusals)):
         try:
             event = json.loads(line)
         except json.JSONDecodeError:
             continue  # a line cut short by a kill
         try:  # the events file is in the snippet's folder: the snippet could have written it
             kind = event["event"]
+            at = int(event.get("at") or 0)  # when it was recorded (monotonic ns); absent: before all tails
             if kind == "cell":
                 cells.append(Cell(line=int(event["line"])))
             elif kind == "stream":
                 if not cells:  # written by a child process before the first cell began
                     cells.append(Cell())
-                cell = event["cell"] if isinstance(event["cell"], int) and event["cell"] < len(cells) else -1
-                if event["name"] not in ("stdout", "stderr") or not isinstance(event["text"], str):
+                cell = event["cell"]
+                cell = cell if isinstance(cell, int) and 0 <= cell < len(cells) else -1
+                if event["name"] not in STREAMS or not isinstance(event["text"], str):
                     raise ValueError(event["name"])
                 # "tail": when the recording process kept it (monotonic ns), else absent: the head
-                pieces.append(_Piece(cells[cell], event["name"], event["text"], int(event.get("tail") or 0)))
+                text = Text(event["name"], event["text"])
+                recorded.append(_Recorded(cells[cell], text, index, tail=int(event.get("tail") or 0)))
             elif kind == "figure":
-                drawn = {k: v for k, v in event.items() if k not in ("event", "cell")}
+                drawn = {k: v for k, v in event.items() if k not in ("event", "cell", "at")}
                 try:
-                    figure = _inert(Figure(**drawn))
+                    figure = publishable(Figure(**drawn))
                 except (ValueError, TypeError) as refused:
                     refusals.append(f"a figure was refused: {refused}")
                     continue
@@ -254,13 +215,15 @@ def assemble(
                 figures_kept, figure_bytes = figures_kept + 1, figure_bytes + size_
                 if not cells:
                     cells.append(Cell())
-                cells[-1].figures.append(figure)
+                recorded.append(_Recorded(cells[-1], figure, index, at=at))
             elif kind == "figures_dropped":
                 figures_dropped += int(event["count"])
             elif kind == "exception":
-                exception = _cleaned(
-                    SnippetException(**{f.name: event[f.name] for f in fields(SnippetException)})
-                )
+                described = {f.name: event[f.name] for f in fields(SnippetException)}
+                exception = publishable(SnippetException(**described))
+                if not cells:
+                    cells.append(Cell())
+                raised = _Recorded(cells[-1], exception, index, at=at)
                 matched = event.get("matched") is True
             elif kind == "dropped":
                 dropped += int(event["chars"])
@@ -277,16 +240,17 @@ def assemble(
             f"{MAX_FIGURES}, {size(MAX_FIGURE_BYTES)} in all): close those it does not show with "
             "plt.close(figure)"
         )
-    pieces, dropped = _head_and_tail(pieces, dropped)
-    for piece in pieces:
-        _append_stream(piece.cell, piece.name, piece.text)
+    if raised is not None:  # the last one recorded: an exception ends the snippet
+        recorded.append(raised)
+    shown, dropped = _head_and_tail(_in_order(recorded), dropped)
+    for item in shown:
+        item.cell.outputs.append(item.output)
     for cell in cells:
-        cell.streams = [(name, published.clean(text)) for name, text in cell.streams]
+        cell.outputs = _merged(cell.outputs)
     result = Result(
         path=path,
         status=Status.PASSED,
         cells=cells,
-        exception=exception,
         dropped_chars=dropped,
         duration=round(report.duration, 3),
         exec_seconds=round(exec_seconds, 3),
@@ -321,47 +285,87 @@ def _event_lines(events_file: Path, refusals: list[str]) -> list[str]:
 
 
 @dataclass
-class _Piece:
+class _Recorded:
     cell: Cell
-    name: str
-    text: str
-    tail: int  # kept from the end, at this monotonic time in ns; 0: recorded in the head, as it came
+    output: Output
+    index: int  # its line in the record
+    tail: int = 0  # text kept from the end, at this monotonic time in ns; 0: recorded as it came
+    at: int = 0  # a figure or the exception: when it was recorded, monotonic ns
 
 
-def _head_and_tail(pieces: list[_Piece], dropped: int) -> tuple[list[_Piece], int]:
-    """At most `MAX_OUTPUT_CHARS`: the head and the tail, and a note on its own line between them
-    when anything was left out. Each process records its head as it comes and its tail at its end."""
-    head = [p for p in pieces if not p.tail]
-    tail = sorted((p for p in pieces if p.tail), key=lambda p: p.tail)  # one sequence over all processes
-    total = sum(len(p.text) for p in pieces)
-    if total > MAX_OUTPUT_CHARS:
+def _in_order(recorded: list[_Recorded]) -> list[_Recorded]:
+    """Everything in the order the snippet made it. The record holds the head of the text, the
+    figures and the exception in that order; each process records the tail of its text when it
+    ends, stamped: a tail piece goes after the head and after what was recorded before it."""
+    last_head = max((r.index for r in recorded if isinstance(r.output, Text) and not r.tail), default=-1)
+    stamped = [(r.at, r.index) for r in recorded if not isinstance(r.output, Text)]
+
+    def position(item: _Recorded) -> tuple[int, int, int]:
+        if not item.tail:
+            return item.index, 0, 0
+        after = max((index for at, index in stamped if at < item.tail), default=-1)
+        return max(last_head, after), 1, item.tail
+
+    return sorted(recorded, key=position)
+
+
+def _head_and_tail(ordered: list[_Recorded], dropped: int) -> tuple[list[_Recorded], int]:
+    """At most `MAX_OUTPUT_CHARS` of text: its head and its tail, and a note on its own line between
+    them when anything was left out; figures and the exception keep their places."""
+    texts = [item.output.text for item in ordered if isinstance(item.output, Text)]
+    total = sum(map(len, texts))
+    if total > MAX_OUTPUT_CHARS:  # the text from gap_start to gap_end is left out
         dropped += total - HEAD_CHARS - TAIL_CHARS
-        ordered = head + tail
-        head, tail = _first(ordered, HEAD_CHARS), _first(ordered[::-1], TAIL_CHARS, from_end=True)[::-1]
-    if not dropped:  # everything fits: the head, then the tails, which hold the rest
-        return head + tail, 0
-    glued = head and not head[-1].text.endswith("\n")
+        gap_start, gap_end = HEAD_CHARS, total - TAIL_CHARS
+    else:  # all of it is kept; what a process left out of its own tail was before that tail
+        gap_start = gap_end = sum(
+            len(item.output.text) for item in ordered if isinstance(item.output, Text) and not item.tail
+        )
+    if not dropped:
+        return ordered, 0
+    kept: list[_Recorded] = []
+    note: _Recorded | None = None
+    offset = 0
+    for item in ordered:
+        if not isinstance(item.output, Text):
+            kept.append(item)
+            continue
+        text, start = item.output.text, offset
+        offset += len(text)
+        before = text[: max(gap_start - start, 0)]
+        after = text[max(gap_end - start, 0) :] if offset > gap_end else ""
+        if before:
+            kept.append(dataclasses.replace(item, output=Text(item.output.stream, before)))
+        if after and note is None:
+            note = _note(item.cell, kept, dropped)
+            kept.append(note)
+        if after:
+            kept.append(dataclasses.replace(item, output=Text(item.output.stream, after)))
+    if note is None and kept:
+        kept.append(_note(kept[-1].cell, kept, dropped))
+    return kept, dropped
+
+
+def _note(cell: Cell, before: list[_Recorded], dropped: int) -> _Recorded:
+    """What stands for the text left out, on a line of its own."""
+    texts = [item.output.text for item in before if isinstance(item.output, Text)]
+    glued = texts and not texts[-1].endswith("\n")
     note = ("\n" if glued else "") + f"[output truncated: {dropped:,} characters not shown]\n"
-    where = tail[0].cell if tail else head[-1].cell if head else Cell()
-    return [*head, _Piece(where, "stdout", note, tail=0), *tail], dropped
+    return _Recorded(cell, Text("stdout", note), index=-1)
 
 
-def _first(pieces: list[_Piece], chars: int, from_end: bool = False) -> list[_Piece]:
-    kept = []
-    for piece in pieces:
-        if chars <= 0:
-            break
-        text = piece.text[-chars:] if from_end else piece.text[:chars]
-        kept.append(_Piece(piece.cell, piece.name, text, piece.tail))
-        chars -= len(text)
-    return kept
-
-
-def _append_stream(cell: Cell, name: str, text: str) -> None:
-    if cell.streams and cell.streams[-1][0] == name:
-        cell.streams[-1] = (name, cell.streams[-1][1] + text)
-    else:
-        cell.streams.append((name, text))
+def _merged(shown: list[Output]) -> list[Output]:
+    """Adjacent text of one stream as one output, cleaned once whole (an escape sequence can be
+    split over two writes); joined once, not piece by piece (a head can be thousands of prints)."""
+    merged: list[Output] = []
+    for _, run in itertools.groupby(shown, key=lambda o: o.stream if isinstance(o, Text) else id(o)):
+        first, *rest = run
+        if isinstance(first, Text):
+            text = "".join([first.text, *(o.text for o in rest if isinstance(o, Text))])
+            merged.append(publishable(Text(first.stream, text)))
+        else:  # a figure or the exception: a group of its own
+            merged.append(first)
+    return merged
 
 
 def _judge(

@@ -15,9 +15,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import logging
-import math
 import posixpath
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,8 +29,10 @@ from docexec.directives import Directive, directives
 from docexec.execution import declarations
 from docexec.execution.engine import Engine, Summary
 from docexec.execution.result import Figure, Reason, Result, Status
-from docexec.render import gist, output_layout, provenance, requirements
+from docexec.render import gist, outputs, provenance, requirements
 from docexec.render.figure_files import figure_url
+from docexec.render.markdown_blocks import fenced, title
+from docexec.render.outputs.figure import data_url
 from docexec.site import PagePlan, SiteBuild, Use, engine_results, one_by_one
 
 log = logging.getLogger("mkdocs.plugins.docexec")
@@ -40,8 +40,6 @@ log = logging.getLogger("mkdocs.plugins.docexec")
 # After whitespace is normalized (30), which would strip the HTML stash's placeholders, and before
 # superfences (25) reads the fences; after pymdownx.snippets (32), so output is never read as an include.
 PRIORITY = 29
-FOLD_AFTER_LINES = 25  # a longer output is shown folded, with a "show all" toggle
-LEGIBLE_TEXT_PX = 8  # a figure is never shown so small that its smallest text gets below this
 
 
 class SnippetError(Exception):
@@ -49,36 +47,8 @@ class SnippetError(Exception):
     starts with the page's ``file:line``."""
 
 
-def _fenced(content: str, attributes: str) -> list[str]:
-    """A code block whose fence is longer than any backtick run inside, so output cannot end it."""
-    longest = max((len(run) for run in re.findall(r"`+", content)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return [f"{fence}{attributes}", *content.rstrip("\n").split("\n"), fence]
-
-
-def _title(text: str) -> str:
-    return text.replace('"', "'")
-
-
-def _alt_text(text: str) -> str:
-    """Image alt text that cannot end the Markdown image syntax early."""
-    return re.sub(r"[\[\]\\]", "", text)
-
-
 def _indent(block: list[str], prefix: str) -> list[str]:
     return [prefix + line if line else line for line in block]
-
-
-def _data_url(figure: Figure) -> str:
-    return f"data:{figure.media_type};base64,{figure.data}"
-
-
-def legible_width(figure: Figure) -> int | None:
-    """The narrowest width (CSS px) at which the figure's smallest text stays legible, when that is
-    less than its full width; a narrower screen scrolls the figure instead of shrinking it more."""
-    if not figure.smallest_font_px or figure.smallest_font_px <= LEGIBLE_TEXT_PX:
-        return None
-    return min(figure.width, math.ceil(figure.width * LEGIBLE_TEXT_PX / figure.smallest_font_px))
 
 
 class SnippetRenderer:
@@ -137,7 +107,7 @@ class SnippetRenderer:
         decl, source, path = use.declarations, use.source, use.path
         # The file name is the block's anchor: a page links to the snippet's block with it.
         shown = gist.gist_source(source, decl) or declarations.displayed_source(source, decl)
-        lines = _fenced(shown, f' {{ .python .docexec-source #{use.anchor} title="{_title(path)}" }}')
+        lines = fenced(shown, f' {{ .python .docexec-source #{use.anchor} title="{title(path)}" }}')
         # A gist or a part on show: the whole file that ran, one click away under the output.
         whole_proof = self._whole_proof(source, decl) if decl.gist or decl.show else []
         outcome = use.result
@@ -159,53 +129,18 @@ class SnippetRenderer:
             "",
             f'??? docexec-proof "The whole proof ({count} lines)"',
             "",
-            *_indent(_fenced(whole, " python"), "    "),
+            *_indent(fenced(whole, " python"), "    "),
         ]
 
     def _output(self, outcome: Result) -> list[str]:
-        lines: list[str] = []
-        text = outcome.output
-        if text.strip():
-            # A table keeps its columns and scrolls; any other output wraps, marked (docexec.css).
-            classes = ".text .docexec-output" + (" .docexec-table" if output_layout.is_tabular(text) else "")
-            lines += ["", *self._foldable(text, classes, "Output")]
-        if outcome.expected_exception and outcome.exception:
-            # Never folded: its last line, the message, is what the page's answer quotes.
-            title = f"Raises {outcome.exception.type}, as intended"
-            traceback = outcome.exception.traceback
-            lines += ["", *_fenced(traceback, f' {{ .pytb .docexec-raises title="{_title(title)}" }}')]
-        for figure in outcome.figures:
-            lines += ["", self._figure(figure, outcome.path)]
-        return lines
+        """What it showed, in the order it showed it (`docexec.render.outputs`)."""
+        return outputs.page_lines(outputs.PageContext(outcome, self._figure_url, self.stash))
 
-    def _foldable(self, text: str, classes: str, title: str) -> list[str]:
-        """A text block; a long one is shown folded, with a toggle that unfolds it (no script)."""
-        count = text.rstrip("\n").count("\n") + 1
-        if count <= FOLD_AFTER_LINES:
-            return _fenced(text, f' {{ {classes} title="{_title(title)}" }}')
-        toggle = (
-            '<details class="docexec-fold"><summary>'
-            f'<span class="docexec-fold__more">Show all {count} lines</span>'
-            '<span class="docexec-fold__less">Show fewer lines</span>'
-            "</summary></details>"
-        )
-        block = _fenced(text, f' {{ {classes} .docexec-long title="{_title(title)}" }}')
-        return [*block, "", self.stash(toggle)]
-
-    def _figure(self, figure: Figure, path: str) -> str:
-        """An image sized before it loads, linked to its file: a tap opens it full screen in the page
-        (docs/assets/figure-view.js), or, without the script, the file itself."""
+    def _figure_url(self, figure: Figure) -> str:
+        """Its file, as this page links it (``figure_files``), else the image itself as a data URL."""
         if self.figure_files:
-            url = figure_url(figure, self.page_uri, self.config.figure_store)
-        else:
-            url = _data_url(figure)
-        alt = _alt_text(figure.title or f"Figure drawn by {path}")
-        size = f'width="{figure.width}" height="{figure.height}" loading="lazy"'
-        narrowest = legible_width(figure)
-        style = f' style="min-width: {narrowest}px"' if narrowest else ""
-        kind = " .docexec-figure--colormapped" if figure.colormapped else ""
-        image = f"![{alt}]({url}){{ {size}{style} }}"
-        return f'[{image}]({url}){{ .docexec-figure{kind} title="Open the figure at full size" }}'
+            return figure_url(figure, self.page_uri, self.config.figure_store)
+        return data_url(figure)
 
     def _provenance(self, outcome: Result) -> list[str]:
         """Said by the page once; an output says it only when it was produced elsewhere."""
@@ -263,9 +198,9 @@ class SnippetRenderer:
     def _failure(self, outcome: Result) -> list[str]:
         return [
             "",
-            f'!!! failure "This snippet failed: {_title(outcome.path)}"',
+            f'!!! failure "This snippet failed: {title(outcome.path)}"',
             "",
-            *_indent(_fenced(outcome.failure or "", " text"), "    "),
+            *_indent(fenced(outcome.failure or "", " text"), "    "),
             "",
         ]
 
@@ -275,7 +210,7 @@ class SnippetRenderer:
         if self.strict:
             raise SnippetError(f"{where}: {message}")
         log.warning("%s: %s", where, message)
-        return ['!!! failure "Snippet error"', "", *_indent(_fenced(message, " text"), "    "), ""]
+        return ['!!! failure "Snippet error"', "", *_indent(fenced(message, " text"), "    "), ""]
 
 
 class RunPreprocessor(Preprocessor):

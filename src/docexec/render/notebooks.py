@@ -44,9 +44,10 @@ from docexec.config import PYPROJECT, TABLE, Config
 from docexec.directives import directives
 from docexec.execution import declarations
 from docexec.execution.declarations import is_hidden_line
-from docexec.execution.result import Figure, Result, Status
+from docexec.execution.result import Result, Status
+from docexec.render import outputs as rendered
 from docexec.render import provenance, requirements
-from docexec.render.figure_files import served_bytes
+from docexec.render.markdown_blocks import fenced
 from docexec.site import PagePlan, Use
 
 
@@ -218,31 +219,11 @@ def _markdown_cell(lines: list[str], url_of: Callable[[str], str | None]) -> nbf
     return nbformat.v4.new_markdown_cell(text) if text else None
 
 
-def figure_output(figure: Figure, store: Path | None = None) -> nbformat.NotebookNode:
-    """``store``: where the figures as served are kept between builds (`Config.figure_store`)."""
-    data = served_bytes(figure, store).decode("utf-8") if figure.format == "svg" else figure.data
-    metadata = {figure.media_type: {"width": figure.width, "height": figure.height}}
-    return nbformat.v4.new_output("display_data", data={figure.media_type: data}, metadata=metadata)
-
-
 def outputs(result: Result, store: Path | None = None) -> list[nbformat.NotebookNode]:
-    """A snippet's recorded output in notebook form: streams, figures, then the expected error."""
-    found = []
-    for cell in result.cells:
-        for name, text in cell.streams:
-            found.append(nbformat.v4.new_output("stream", name=name, text=text))
-        found += [figure_output(figure, store) for figure in cell.figures]
-    if result.expected_exception and result.exception:
-        exception = result.exception
-        found.append(
-            nbformat.v4.new_output(
-                "error",
-                ename=exception.type,
-                evalue=exception.message,
-                traceback=exception.traceback.splitlines(),
-            )
-        )
-    return found
+    """A snippet's recorded outputs in notebook form, in the order it made them (one code cell for
+    all its cells). ``store``: where the figures as served are kept (`Config.figure_store`)."""
+    context = rendered.NotebookContext(result, store)
+    return [node for cell in result.cells for node in rendered.notebook_outputs(cell, context)]
 
 
 def install_cell(
@@ -302,13 +283,6 @@ def _without_fold_header(prose: list[str]) -> tuple[list[str], str | None]:
     if header is None:
         return prose, None
     return prose[: end - 1], _title(header)
-
-
-def fenced(code: str, language: str) -> list[str]:
-    """A fenced block longer than any backtick run inside it."""
-    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return [f"{fence}{language}", *code.rstrip("\n").split("\n"), fence]
 
 
 def notebook_for_page(
@@ -418,25 +392,11 @@ def lab_notebook(
             f"{path}: {len(code_cells)} code cells, but {len(result.cells)} were executed; "
             "start the file with a '# %%' line"
         )
+    context = rendered.NotebookContext(result, config.figure_store)
     for index, cell in enumerate(code_cells):
-        cell.outputs = []
-        cell.execution_count = index + 1 if index < len(result.cells) else None
-        if index >= len(result.cells):
-            continue
-        recorded = result.cells[index]
-        for name, text in recorded.streams:
-            cell.outputs.append(nbformat.v4.new_output("stream", name=name, text=text))
-        cell.outputs += [figure_output(figure, config.figure_store) for figure in recorded.figures]
-    if result.expected_exception and result.exception:
-        exception = result.exception
-        code_cells[len(result.cells) - 1].outputs.append(
-            nbformat.v4.new_output(
-                "error",
-                ename=exception.type,
-                evalue=exception.message,
-                traceback=exception.traceback.splitlines(),
-            )
-        )
+        ran = index < len(result.cells)
+        cell.outputs = rendered.notebook_outputs(result.cells[index], context) if ran else []
+        cell.execution_count = index + 1 if ran else None
     if environment is not None and code_cells:
         install = install_cell([lab.source], environment, repository, config, cuda)
         notebook.cells.insert(notebook.cells.index(code_cells[0]), install)
@@ -502,7 +462,6 @@ __all__ = [
     "details",
     "displayed_code",
     "fenced",
-    "figure_output",
     "file_name",
     "install_cell",
     "lab_notebook",

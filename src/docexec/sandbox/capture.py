@@ -142,7 +142,8 @@ class OutputRecorder:
             flush()
         with self._locked():
             self._drain()
-            self._append(event)
+            # Stamped as tails are: the result places each tail piece before or after it.
+            self._append({**event, "at": time.monotonic_ns()})
 
     def write(self, name: str, data: bytes) -> None:
         # The hot path of a snippet that prints: no context manager, pipes read only when ready.
