@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_engine_device import fake_nvidia_smi
+from fake_gpu import fake_nvidia_smi
 
 from docexec import recordings
 from docexec.execution.result import Result, Status

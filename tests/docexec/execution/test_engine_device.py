@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fake_gpu import fake_nvidia_smi
 
 from docexec import config
 from docexec.execution import device
@@ -20,15 +21,6 @@ from docexec.render import provenance
 
 GPU_SNIPPET = "# docexec: cuda\nprint('declared for CUDA, runs anywhere')\n"
 REAL_GPU = device.detect_device() == "cuda"
-
-
-def fake_nvidia_smi(folder: Path, name: str) -> dict[str, str]:
-    """An environment whose ``nvidia-smi`` names ``name`` as the GPU, as the real one does."""
-    folder.mkdir(parents=True, exist_ok=True)
-    tool = folder / "nvidia-smi"
-    tool.write_text(f'#!/bin/sh\n[ "$1" = "--query-gpu=name" ] || exit 9\necho "{name}"\n')
-    tool.chmod(0o755)
-    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
 
 
 def test_the_device_is_a_parameter_and_the_environment_does_not_reach_the_engine(project, monkeypatch):

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import gone
 
 from docexec.execution import pool, process_tree
 from docexec.execution.pool import fork_is_available
@@ -40,14 +41,6 @@ def warm_servers(parent: int | None = None) -> set[int]:
         except OSError:
             pass
     return found
-
-
-def _alive(pid: int) -> bool:
-    """Running, not a zombie waiting for its parent to collect it."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in "ZX"
-    except OSError:
-        return False
 
 
 def wait_for(condition, seconds: float = 20):  # type: ignore[no-untyped-def]
@@ -228,7 +221,7 @@ def test_docexec_run_ends_when_its_server_dies_and_no_daemon_lives_on(project):
         daemon = max(running, key=lambda pid: int(Path(f"/proc/{pid}/stat").read_text().split()[21]))
         output, _ = command.communicate(timeout=20)
         if own_namespace:
-            wait_for(lambda: not any(map(_alive, running)))
+            wait_for(lambda: all(map(gone, running)))
     finally:
         command.kill()
         if daemon is not None:

@@ -7,16 +7,15 @@ and looks at the processes and folders that are left.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
+from processes import SLEEPS, assert_all_gone, marked
 
 from docexec.execution import process_tree, project_writes
 from docexec.execution.declarations import Declarations
@@ -203,33 +202,8 @@ pytestmark = pytest.mark.skipif(not fork_is_available(), reason="the warm server
 ESCAPES_MARK = f"docexec-escapes-{uuid.uuid4().hex}"
 
 
-def gone(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return True
-    return state in {"Z", "X"}
-
-
 def escapes(mark: str) -> str:
     return ESCAPES.replace("{mark}", mark)
-
-
-def marked(mark: str) -> list[int]:
-    """The processes of this machine whose command line holds ``mark``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        with contextlib.suppress(OSError):
-            if entry.name.isdigit() and mark.encode() in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
-    return found
-
-
-def assert_all_gone(pids: list[int]) -> None:
-    deadline = time.monotonic() + 10
-    while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert [pid for pid in pids if not gone(pid)] == []
 
 
 @pytest.fixture(scope="module")
@@ -423,18 +397,6 @@ def test_a_kill_by_the_kernels_out_of_memory_killer_is_named_as_such(tmp_path):
     )
 
 
-SLEEPS = """
-    # docexec: timeout=600
-    import os
-    import subprocess
-    import sys
-    import time
-    from pathlib import Path
-
-    session = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
-    Path("started.txt").write_text(f"{session.pid}")  # in its working folder
-    time.sleep(600)
-"""
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=lambda s: s.name)

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_snippet_containment import SLEEPS, assert_all_gone
+from processes import SLEEPS, assert_all_gone
 
 from docexec.execution import process_tree
 from docexec.execution.pool import fork_is_available

@@ -12,7 +12,7 @@ from docexec.hosts import scaffold
 from docexec.hosts.cli import main
 from docexec.hosts.scaffold import ScaffoldError, with_nav_entry
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MKDOCS_YML = """\
 site_name: tiny
 plugins:

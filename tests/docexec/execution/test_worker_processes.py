@@ -7,16 +7,15 @@ plain ``python`` in an empty folder: the reference is Python itself, not a writt
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import subprocess
 import sys
-import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from processes import assert_all_gone, marked
 
 from docexec.execution.result import Status
 
@@ -225,32 +224,6 @@ def test_an_unguarded_spawn_fails_in_the_new_process(batch):
 
 def test_workers_left_running_are_waited_for_as_at_interpreter_exit(batch):
     assert batch["left_running.py"].output == "main code done\nthe worker finished after the main code\n"
-
-
-def gone(pid: int) -> bool:
-    """No such process, or only its exit status is left (a zombie waiting for its parent)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return True
-    return state in {"Z", "X"}
-
-
-def assert_all_gone(pids: list[int]) -> None:
-    deadline = time.monotonic() + 5  # SIGKILL is sent; the kernel ends the processes right after
-    while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert [pid for pid in pids if not gone(pid)] == []
-
-
-def marked(mark: str) -> list[int]:
-    """The processes of this machine that named themselves ``mark``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        with contextlib.suppress(OSError):
-            if entry.name.isdigit() and (entry / "comm").read_text().strip() == mark:
-                found.append(int(entry.name))
-    return found
 
 
 @pytest.mark.parametrize(
