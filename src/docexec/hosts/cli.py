@@ -16,6 +16,7 @@ from pathlib import Path
 from docexec import config, recordings
 from docexec.execution import shards
 from docexec.execution.engine import Engine, find_root
+from docexec.execution.outputs import Figure, Text
 from docexec.execution.pool import EngineError
 from docexec.execution.result import Result, Status
 from docexec.hosts import scaffold
@@ -47,15 +48,28 @@ def _print_result(outcome: Result) -> None:
         return
     label = "FAIL" if outcome.status is Status.FAILED else "PASS"
     print(f"{label} {outcome.path} ({origin})")
-    body = outcome.output
-    if outcome.expected_exception and outcome.exception:
-        body += outcome.exception.traceback
-    for line in body.splitlines():
+    for line in _shown_lines(outcome):
         print(f"    {line}")
-    if outcome.figures:
-        print(f"    [{len(outcome.figures)} figure(s)]")
     if outcome.status is Status.FAILED:
         print(f"  {outcome.failure}")
+
+
+def _shown_lines(outcome: Result) -> list[str]:
+    """What the page shows of ``outcome``, in the order the snippet made it: its text, a line for
+    each figure, and the traceback of an exception it declared."""
+    lines: list[str] = []
+    text = ""  # text of one stream or both, until the next figure or exception
+    for output in (output for cell in outcome.cells for output in cell.outputs):
+        if isinstance(output, Text):
+            text += output.text
+            continue
+        lines, text = lines + text.splitlines(), ""
+        if isinstance(output, Figure):
+            title = f" {output.title!r}" if output.title else ""
+            lines.append(f"[figure{title}, {output.width}x{output.height} px]")
+        elif outcome.expected_exception:
+            lines += output.traceback.splitlines()
+    return lines + text.splitlines()
 
 
 def _new(root: Path, args: argparse.Namespace) -> int:

@@ -1,5 +1,7 @@
 """``docexec run``: prints each result and exits non-zero when a snippet fails."""
 
+import re
+
 
 def docexec(project, *args):
     return project.python("-m", "docexec.hosts.cli", "run", *args, timeout=300)
@@ -13,6 +15,29 @@ def test_run_prints_outputs_and_the_summary(project):
     assert "PASS snippets/page/a.py" in result.stdout and "    from a" in result.stdout
     assert "SKIP snippets/page/b.py: needs a CUDA device" in result.stdout
     assert result.stdout.rstrip().endswith("1 executed, 0 cached, 1 skipped (CUDA)")
+
+
+SHOWS_IN_ORDER = """\
+# docexec: raises=ValueError
+import matplotlib.pyplot as plt
+
+print("before the figure")
+plt.plot([1, 2])
+plt.title("a line")
+plt.show()
+print("after it")
+raise ValueError("shown last")
+"""
+
+
+def test_outputs_are_printed_in_the_order_the_snippet_made_them(project):
+    project.snippet("page/in_order.py", SHOWS_IN_ORDER)
+    result = docexec(project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    body = [line.strip() for line in result.stdout.splitlines() if line.startswith("    ")]
+    assert body[0] == "before the figure" and body[2] == "after it"
+    assert re.fullmatch(r"\[figure 'a line', \d+x\d+ px\]", body[1]), body
+    assert body[3] == "Traceback (most recent call last):" and body[-1] == "ValueError: shown last"
 
 
 def test_a_failure_names_file_and_line_and_exits_non_zero(project):
