@@ -37,9 +37,9 @@ sys.exit(f"installed with the engine: {present}" if present else 0)
 EOF
 
 step "the engine's tests, without torch (tests of torch or of this site skip, naming why)"
-# From the repository, against the installed wheel: the root conftest.py loads the engine's pytest
-# plugin for this site's own snippets, whose configuration preloads torch; here it is left out.
-(cd "$repo" && "$bin/python" -m pytest -p no:docexec.hosts.pytest_plugin -p no:cacheprovider \
+# From the repository, against the installed wheel, without the site's options: they load the
+# engine's pytest plugin for this site's own snippets, whose configuration preloads torch.
+(cd "$repo" && "$bin/python" -m pytest -p no:cacheprovider \
   -o addopts="" -q -rs -n 2 --dist loadscope tests/docexec)
 
 step "a plain-Python site whose snippets live in examples/"

@@ -1,1 +1,0 @@
-pytest_plugins = ["docexec.hosts.pytest_plugin"]
