@@ -380,7 +380,7 @@ def lab_notebook(
         raise NotebookError(
             f"{path}:1: the file is not inside {config.labs}/ (links followed); a lab must be a file there"
         )
-    notebook = jupytext.reads(lab.source, fmt="py:percent")
+    notebook = _in_stable_order(jupytext.reads(lab.source, fmt="py:percent"))
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     cuda = bool(lab.declarations and lab.declarations.cuda)
     for cell in code_cells:  # gist and section markers speak to the site, not to the lab's reader
@@ -403,6 +403,18 @@ def lab_notebook(
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     for index, cell in enumerate(notebook.cells):
         cell.id = cell_id(path, index)
+    return notebook
+
+
+def _in_stable_order(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """``notebook`` with jupytext's list of the cells' metadata keys sorted: jupytext gathers them
+    in a set, so their order, and the notebook's bytes, changed with Python's hash seed."""
+    jupytext_metadata = notebook.metadata.get("jupytext", {})
+    listed = jupytext_metadata.get("cell_metadata_filter")
+    if listed:
+        keys = listed.split(",")
+        dropped = [key for key in keys if key.startswith("-")]  # "-all": the rest, after the kept ones
+        jupytext_metadata["cell_metadata_filter"] = ",".join(sorted(set(keys) - set(dropped)) + dropped)
     return notebook
 
 

@@ -114,6 +114,38 @@ def test_lab_cells_are_the_code_cells_jupytext_reads():
     assert split_cells("print(1)\n") == [(1, "print(1)\n")]
 
 
+WRITES_A_LAB = """
+import sys
+from pathlib import Path
+from docexec import config, site
+from docexec.execution.engine import Engine
+from docexec.render import notebooks
+
+root, target = Path(sys.argv[1]), Path(sys.argv[2])
+settings = config.load(root).replace(labs="snippets/labs")
+results, _ = Engine(root, settings).execute(["snippets/labs/tagged.py"], progress=False)
+build = site.SiteBuild(root, settings, site.one_by_one(results.__getitem__), {})
+lab = build.plan({}, ["snippets/labs/tagged.py"]).labs["labs/tagged.ipynb"]
+notebooks.write_lab(root, lab, "labs/tagged.ipynb", target, settings)
+"""
+
+
+def test_a_lab_notebook_is_the_same_whatever_pythons_hash_seed(project, tmp_path):
+    """jupytext lists the cells' metadata keys from a set: written in two interpreters whose hash
+    seeds order that set differently, the notebook is the same."""
+    project.snippet("labs/tagged.py", '# %% tags=["setup"]\nx = 1\n# %% active="ipynb"\ny = 2\n')
+    written = []
+    for seed in ("3", "1"):  # seeds under which jupytext listed the keys in either order
+        target = tmp_path / seed
+        env = {**os.environ, "DOCEXEC_CACHE_DIR": str(project.cache_dir), "PYTHONHASHSEED": seed}
+        command = [sys.executable, "-c", WRITES_A_LAB, str(project.root), str(target)]
+        run = subprocess.run(command, cwd=project.root, env=env, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        written.append((target / "labs" / "tagged.ipynb").read_bytes())
+    assert written[0] == written[1]
+    assert b'"cell_metadata_filter": "active,tags,-all"' in written[0]
+
+
 def test_a_lab_runs_cell_by_cell_and_its_notebook_is_the_same_on_every_write(project, tmp_path):
     path = project.snippet("labs/steps.py", LAB)
     results, _ = project.engine().execute([path], progress=False)
