@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import posixpath
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from docexec import checks, recordings
@@ -28,9 +28,10 @@ log = logging.getLogger("mkdocs.plugins.docexec")
 STILL_RUNNING = "still running in the background: the page reloads with its output"
 EXECUTION_OFF = "execution is switched off"
 
-# What a host asks for the results of some snippets: those it has (from the cache, executed now,
-# skipped on this device), and the paths still running (a preview's background).
-ResultsProvider = Callable[[list[str]], tuple[dict[str, Result], Summary, set[str]]]
+# What a host asks for the results of the snippets a plan read (by path, each read once): those it
+# has (from the cache, executed now, skipped on this device), and the paths still running (a
+# preview's background).
+ResultsProvider = Callable[[Mapping[str, "Snippet"]], tuple[dict[str, Result], Summary, set[str]]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,9 +40,15 @@ class Snippet:
 
     path: str
     declarations: Declarations | None = None
-    source: str = ""
+    source: str = ""  # newlines as a text file reads them
     problem: str | None = None  # shown where the page uses it
     reason: Reason | None = None
+    data: bytes = b""  # the file's bytes as read: what the engine keys and runs
+
+    @property
+    def read(self) -> tuple[Declarations, bytes] | None:
+        """What the engine takes instead of reading the file again (`Engine.execute`'s ``read``)."""
+        return None if self.declarations is None else (self.declarations, self.data)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -177,7 +184,7 @@ class SiteBuild:
         found = {uri: directives(text.splitlines(), self.config.snippets) for uri, text in pages.items()}
         wanted = sorted({d.path for ds in found.values() for d in ds if d.problem is None} | set(labs))
         snippets = {path: self.read(path) for path in wanted}
-        runnable = [path for path, snippet in snippets.items() if snippet.problem is None]
+        runnable = {path: snippet for path, snippet in snippets.items() if snippet.problem is None}
         results, summary, still_running = self.results(runnable) if runnable else ({}, Summary(), set())
         shown = dict(results)  # and those still running, which the report leaves out
         for path in still_running:
@@ -218,11 +225,11 @@ class SiteBuild:
             )
             return Snippet(path, problem=problem, reason=Reason.NO_SUCH_SNIPPET)
         try:
-            decl = declarations.parse_file(file, self.root, self.config.snippets)  # refuses a link out
-            source = file.read_text(encoding="utf-8")
+            decl, data = declarations.read_file(file, self.root, self.config.snippets)  # refuses a link out
         except declarations.DeclarationError as error:
             return Snippet(path, problem=str(error), reason=Reason.BAD_DECLARATION)
-        return Snippet(path, decl, source)
+        source = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        return Snippet(path, decl, source, data=data)
 
     def _use(
         self, page: str, directive: Directive, snippets: dict[str, Snippet], results: dict[str, Result]
@@ -278,10 +285,11 @@ class SiteBuild:
 def engine_results(engine: Engine, execute: bool = True, progress: bool = True) -> ResultsProvider:
     """Results from ``engine``: executed (or cached), or, with ``execute`` off, none (code only)."""
 
-    def results(paths: list[str]) -> tuple[dict[str, Result], Summary, set[str]]:
+    def results(planned: Mapping[str, Snippet]) -> tuple[dict[str, Result], Summary, set[str]]:
         if not execute:
             return {}, Summary(), set()
-        found, summary = engine.execute(paths, progress=progress)
+        read = {path: snippet.read for path, snippet in planned.items() if snippet.read is not None}
+        found, summary = engine.execute(list(planned), progress=progress, read=read)
         return found, summary, set()
 
     return results
@@ -290,8 +298,8 @@ def engine_results(engine: Engine, execute: bool = True, progress: bool = True) 
 def one_by_one(result_of: Callable[[str], Result]) -> ResultsProvider:
     """Results asked for one snippet at a time (a host, or a test, without an engine of its own)."""
 
-    def results(paths: list[str]) -> tuple[dict[str, Result], Summary, set[str]]:
-        return {path: result_of(path) for path in paths}, Summary(), set()
+    def results(planned: Mapping[str, Snippet]) -> tuple[dict[str, Result], Summary, set[str]]:
+        return {path: result_of(path) for path in planned}, Summary(), set()
 
     return results
 

@@ -68,7 +68,7 @@ def test_a_bad_declaration_among_good_snippets_fails_only_itself(project):
     assert results[bad].output == "" and summary.executed == 2 and summary.failures == [results[bad]]
     # Never cached: fixed, it runs; and `lookup` knows the failure without running anything.
     known, to_run = engine.lookup([first, bad, last])
-    assert to_run == [] and known[bad].reason == Reason.BAD_DECLARATION and not known[bad].cached
+    assert to_run == {} and known[bad].reason == Reason.BAD_DECLARATION and not known[bad].cached
     project.snippet("page/b.py", "x = 1\n# docexec: timeout=5\nprint('b ran')\n")
     again, summary = engine.execute([first, bad, last], progress=False)
     assert again[bad].output == "b ran\n" and summary.executed == 1 and summary.cached == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import sys
 
 import markdown
 import pytest
@@ -42,8 +43,8 @@ def test_each_snippet_is_read_once_and_all_results_come_from_one_call(project, m
     one = project.snippet("page/one.py", "print(1)\n")
     two = project.snippet("page/two.py", "# docexec: timeout=5\nprint(2)\n")
     parsed = []
-    parse_file = declarations.parse_file
-    monkeypatch.setattr(declarations, "parse_file", lambda *args: parsed.append(args[0]) or parse_file(*args))
+    read_file = declarations.read_file
+    monkeypatch.setattr(declarations, "read_file", lambda *args: parsed.append(args[0]) or read_file(*args))
     provider = Recorder()
     planned = _build(project, provider).plan(
         {
@@ -150,3 +151,39 @@ def test_a_lab_page_is_named_after_the_labs_folder_inside_the_snippets_folder(pr
     assert site.lab_page("snippets/labs/steps.py", settings) == "labs/steps.ipynb"
     assert site.lab_snippet("labs/steps.ipynb", settings) == "snippets/labs/steps.py"
     assert site.lab_snippet("labs/steps.ipynb", settings.replace(labs=None)) is None
+
+
+
+class _Opens:
+    """The files of ``watched`` that this process opened, by Python's audit events."""
+
+    watched: set[str] = set()
+    opened: list[str] = []
+    hooked = False
+
+    @classmethod
+    def watch(cls, path: str) -> None:
+        cls.watched.add(path)
+        if not cls.hooked:  # an audit hook cannot be removed: it counts only the files watched
+            sys.addaudithook(cls._event)
+            cls.hooked = True
+
+    @classmethod
+    def _event(cls, event: str, args: tuple) -> None:
+        if event == "open" and args and str(args[0]) in cls.watched:
+            cls.opened.append(str(args[0]))
+
+
+def test_a_build_reads_each_snippet_once_and_runs_what_it_read(project):
+    """The plan reads a snippet's declarations and source once; the engine keys and runs those bytes."""
+    path = project.snippet("page/once.py", "print('read once')\n")
+    file = str(project.root / path)
+    engine = project.engine()
+    build = site.SiteBuild.of_engine(engine, site.engine_results(engine, progress=False), "docs")
+    _Opens.watch(file)
+    for run in ("executed", "cached"):
+        _Opens.opened.clear()
+        use = build.plan({"index.md": f"%run {path}\n"}).pages["index.md"].uses[0]
+        assert use.result.output == "read once\n" and use.result.cached == (run == "cached")
+        assert _Opens.opened == [file], run
+    engine.close()

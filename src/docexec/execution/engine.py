@@ -10,6 +10,7 @@ import sys
 import tempfile
 import threading
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -24,6 +25,9 @@ from docexec.execution.device import detect_device
 from docexec.execution.device import environment as device_environment
 from docexec.execution.result import Reason, Result, Status
 from docexec.sandbox import restrictions
+
+# A snippet as read once by `declarations.read_file`: its declarations, and the bytes keyed and run.
+Read = tuple[Declarations, bytes]
 
 PROGRESS_BAR_FROM = 8  # uncached snippets; fewer finish before a bar would be worth drawing
 # The folders whose code decides what a snippet prints or how its run is judged: a change to any
@@ -183,12 +187,16 @@ class Engine:
             source, self._library_digest, self._engine_digest, {**self.environment, **self._dependencies}
         )
 
-    def execute(self, paths: list[str], progress: bool = True) -> tuple[dict[str, result.Result], Summary]:
+    def execute(
+        self, paths: list[str], progress: bool = True, read: Mapping[str, Read] | None = None
+    ) -> tuple[dict[str, result.Result], Summary]:
         """Results for ``paths`` (repo-relative), from the cache or executed in parallel.
 
         A snippet that cannot run (`declared`) is a failed result of its own; the others still run.
+        ``read``: the declarations and bytes of snippets the caller read already (a site's plan, by
+        `declarations.read_file`): they are keyed and run as read, not read again.
         """
-        results, summary, pending = self._partition(paths)
+        results, summary, pending = self._partition(paths, read)
         # A build started beside this one may be running some of them: wait, then take its results.
         with self.cache.claim([item.key for item in pending], reuse=not self.force) as found:
             for item in pending:
@@ -201,18 +209,23 @@ class Engine:
         summary.failures = [r for r in results.values() if r.status == Status.FAILED]
         return results, summary
 
-    def lookup(self, paths: list[str]) -> tuple[dict[str, result.Result], list[str]]:
+    def lookup(
+        self, paths: list[str], read: Mapping[str, Read] | None = None
+    ) -> tuple[dict[str, result.Result], dict[str, str]]:
         """The results known without executing anything (cached, or skipped on this device), and
-        the paths that would have to run. A snippet that cannot run is a failed result, as in `execute`."""
-        results, _, pending = self._partition(paths)
-        return results, [item.path for item in pending]
+        the paths that would have to run, with their keys. A snippet that cannot run is a failed
+        result, as in `execute`; ``read`` as there."""
+        results, _, pending = self._partition(paths, read)
+        return results, {item.path: item.key for item in pending}
 
-    def _partition(self, paths: list[str]) -> tuple[dict[str, result.Result], Summary, list[_Pending]]:
+    def _partition(
+        self, paths: list[str], read: Mapping[str, Read] | None = None
+    ) -> tuple[dict[str, result.Result], Summary, list[_Pending]]:
         summary = Summary()
         results: dict[str, result.Result] = {}
         pending: list[_Pending] = []
         for path in sorted(set(paths)):
-            found = self._read(path)
+            found = read[path] if read is not None and path in read else self._read(path)
             if isinstance(found, Result):
                 results[path] = found  # never cached: it is read again next time
                 continue

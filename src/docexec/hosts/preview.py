@@ -13,11 +13,15 @@ import logging
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from docexec.execution.engine import Engine, Summary
+from docexec.execution.engine import Engine, Read, Summary
 from docexec.execution.pool import EngineError
 from docexec.execution.result import Reason, Result, Status, skipped
+
+if TYPE_CHECKING:
+    from docexec.site import Snippet
 
 log = logging.getLogger("mkdocs.plugins.docexec")
 
@@ -37,6 +41,7 @@ class Preview:
         # `force` nothing is read from the cache, yet neither runs again before it is edited
         self._ran: dict[str, Result] = {}
         self._queued: dict[str, str] = {}  # path -> content key, for the background, in order
+        self._queued_read: dict[str, Read] = {}  # path -> what was keyed, as the plan read it
         self._changed = threading.Condition()
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -62,15 +67,21 @@ class Preview:
 
             signal.signal(signum, stop)
 
-    def results(self, paths: list[str]) -> tuple[dict[str, Result], Summary, set[str]]:
-        """What a build shows: the results, their summary, and the paths still running."""
+    def results(
+        self, planned: Iterable[str] | Mapping[str, Snippet]
+    ) -> tuple[dict[str, Result], Summary, set[str]]:
+        """What a build shows: the results, their summary, and the paths still running. ``planned``:
+        the snippets a plan read (each keyed and run now as read), or paths to read here."""
         self.engine.refresh()  # an edit of the library gives every snippet a new key
-        known, missing = self.engine.lookup(paths)
+        read = None
+        if isinstance(planned, Mapping):
+            read = {path: snippet.read for path, snippet in planned.items() if snippet.read is not None}
+        known, keys = self.engine.lookup(list(planned), read)
         summary = Summary(
             cached=sum(1 for r in known.values() if r.cached),
             skipped=sum(1 for r in known.values() if r.reason is Reason.NEEDS_GPU),
         )
-        keys = {path: self.engine.key(path) for path in missing}
+        missing = list(keys)
         to_run, pending = [], set()
         with self._changed:
             for path in missing:
@@ -83,6 +94,7 @@ class Preview:
                     to_run.append(path)
             if len(to_run) >= RUN_NOW_BELOW:
                 self._queued.update((path, keys[path]) for path in to_run)
+                self._queued_read.update((path, read[path]) for path in to_run if read and path in read)
                 self.total += len(to_run)
                 pending.update(to_run)
                 self._start()
@@ -90,8 +102,9 @@ class Preview:
                 to_run = []
             for path in to_run:
                 if self._queued.pop(path, None):  # an older version, not started yet
+                    self._queued_read.pop(path, None)
                     self.total -= 1
-        known.update(self._execute_now(to_run, keys))
+        known.update(self._execute_now(to_run, keys, read))
         summary.executed = len(to_run)
         summary.failures = [r for r in known.values() if r.status is Status.FAILED]
         return known, summary, pending
@@ -106,11 +119,13 @@ class Preview:
             self._changed.notify_all()
         self.engine.close()
 
-    def _execute_now(self, paths: list[str], keys: dict[str, str]) -> dict[str, Result]:
+    def _execute_now(
+        self, paths: list[str], keys: dict[str, str], read: Mapping[str, Read] | None
+    ) -> dict[str, Result]:
         if not paths:
             return {}
         try:
-            results, _ = self.engine.execute(paths, progress=False)
+            results, _ = self.engine.execute(paths, progress=False, read=read)
         except (EngineError, OSError) as error:  # the preview goes on; the page says what broke
             if self._closed:
                 return {}
@@ -133,11 +148,13 @@ class Preview:
                 if self._closed:
                     return
                 chunk = dict(list(self._queued.items())[:CHUNK])
-            self._execute_now(list(chunk), chunk)
+                read = {path: self._queued_read[path] for path in chunk if path in self._queued_read}
+            self._execute_now(list(chunk), chunk, read)
             with self._changed:
                 for path, key in chunk.items():
                     if self._queued.get(path) == key:
                         del self._queued[path]
+                        self._queued_read.pop(path, None)
                 self.done += len(chunk)
                 finished = not self._queued
                 if finished:
