@@ -176,7 +176,8 @@ def enter(
             _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={memory_limit},mode=1777")
         except OSError:
             missing.append(SHARED_MEMORY)
-        if not own_proc and not _hide_environments():
+        # In a PID namespace under the machine's /proc, this process's PID there is not its own.
+        if not own_proc and not _hide_environments(keep_own=status_fd is None):
             missing.append(ENVIRONMENTS)
         if gpu and not _guard_kernel_settings():
             missing.append(WRITES)
