@@ -20,7 +20,7 @@ from docexec.config import Config
 from docexec.directives import Directive, directives
 from docexec.execution import declarations
 from docexec.execution.declarations import Declarations
-from docexec.execution.engine import Engine, Summary
+from docexec.execution.engine import Engine, Read, Summary
 from docexec.execution.result import Reason, Result, Status
 
 log = logging.getLogger("mkdocs.plugins.docexec")
@@ -46,7 +46,7 @@ class Snippet:
     data: bytes = b""  # the file's bytes as read: what the engine keys and runs
 
     @property
-    def read(self) -> tuple[Declarations, bytes] | None:
+    def read(self) -> Read | None:
         """What the engine takes instead of reading the file again (`Engine.execute`'s ``read``)."""
         return None if self.declarations is None else (self.declarations, self.data)
 
