@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from docexec.execution import process_tree
 from torchguide.drills import DrillFailed, check_here, framework
 
 DRILL = "length_bucketing_batches"
@@ -111,13 +112,26 @@ def test_from_the_shell_ctrl_c_ends_the_check_and_its_runner_with_status_130(tmp
         text=True,
     )
     line = checker.stdout.readline()  # "| runner PID": the function is running
-    runner = int(line.split()[-1])
+    assert line.split()[-2:-1] == ["runner"], line
+    # The runner's processes, as this machine numbers them (the PID it printed is its namespace's).
+    runner = process_tree.descendants(checker.pid)
+    assert runner
     checker.send_signal(signal.SIGINT)
     out, err = checker.communicate(timeout=30)
     assert checker.returncode == 130
     assert err.strip() == "interrupted (Ctrl-C): the check stopped before its verdict"
     assert "Traceback" not in out + err
-    assert not Path(f"/proc/{runner}").exists() or "Z" in Path(f"/proc/{runner}/stat").read_text().split()[2]
+    deadline = time.monotonic() + 10  # SIGKILL is sent: the kernel ends them right after
+    while not all(_ended(pid) for pid in runner) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in runner if not _ended(pid)] == []
+
+
+def _ended(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
+    except OSError:
+        return True
 
 
 def _load(path: Path):
