@@ -489,6 +489,7 @@ def test_run_all_on_a_cpu_runs_every_cpu_cell_and_skips_each_cuda_cell_with_a_li
     assert _text(_cells_of(notebook, "after.py")) == "after [0, 1, 4]\n"  # it ran to the end
 
 
+@pytest.mark.torch  # the GPU is torch's to see: it stands in for one here
 def test_where_torch_sees_a_gpu_a_marked_cell_runs_and_its_error_stops_run_all(kernel):
     cells = [
         "%load_ext docexec.notebook\nimport torch\ntorch.cuda.is_available = lambda: True  # as on a GPU",
