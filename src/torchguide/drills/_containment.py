@@ -51,7 +51,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from docexec.execution import process_tree
 from docexec.sandbox import capture, restrictions
@@ -166,7 +166,7 @@ def _serve(
             )
 
 
-def _watch_runner(drill_id: str, load, folder: str, requests: int, answers: int, output: int) -> int:
+def _watch_runner(drill_id: str, load, folder: str, requests: int, answers: int, output: int) -> NoReturn:
     """The runner's top process, as the engine runs a snippet (`docexec.sandbox.child.main`): the
     function runs in a forked child below this subreaper, so that whatever it starts, in sessions
     of its own too, stays below and is ended when it ends. Exits as the child did."""
@@ -186,10 +186,7 @@ def _watch_runner(drill_id: str, load, folder: str, requests: int, answers: int,
         os.close(fd)
     _, status = os.waitpid(worker, 0)
     process_tree.end_own_descendants()
-    if os.WIFSIGNALED(status):  # the same signal, so that the checker reads the same cause
-        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
-        os.kill(os.getpid(), os.WTERMSIG(status))
-    return os.waitstatus_to_exitcode(status)
+    process_tree.exit_as(status)  # the same code or signal, so that the checker reads the same cause
 
 
 @contextlib.contextmanager
@@ -293,7 +290,7 @@ def fork_runner(drill_id: str, load: Callable[[], tuple[Callable, str | None]]) 
         try:
             for fd in (requests_write, answers_read, output_read):
                 os.close(fd)
-            code = _watch_runner(drill_id, load, folder, requests_read, answers_write, output_write)
+            _watch_runner(drill_id, load, folder, requests_read, answers_write, output_write)
         finally:
             os._exit(code)
     for fd in (requests_read, answers_write, output_write):
