@@ -91,7 +91,7 @@ def collate_padded_images(
         padding_value: The value written into the padding.
 
     Returns:
-        An :class:`ImageBatch` with the padded images, their original sizes, a mask of the real
+        An `ImageBatch` with the padded images, their original sizes, a mask of the real
         pixels and the collated labels.
 
     Raises:
@@ -141,7 +141,7 @@ def collate_padded_sequences(
         padding_value: The value written into the padding.
 
     Returns:
-        A :class:`SequenceBatch` with the padded sequences, the lengths, the mask and the collated
+        A `SequenceBatch` with the padded sequences, the lengths, the mask and the collated
         labels.
 
     Raises:

@@ -63,7 +63,7 @@ class ImageCsvDataset(Dataset[tuple[torch.Tensor, int]]):
     Attributes:
         files: The file names, a NumPy array of fixed-width strings.
         labels: The labels, an int64 tensor (for example for
-            :func:`torchguide.data.sampling.class_balanced_weights`), read without opening an image.
+            `torchguide.data.sampling.class_balanced_weights`), read without opening an image.
 
     Examples:
       ```python

@@ -1,9 +1,9 @@
 """Sampling: weights that balance classes, and batches grouped by length.
 
 ``WeightedRandomSampler`` takes one weight **per sample**, not per class;
-:func:`class_balanced_weights` computes them so that every class is drawn equally often in
+`class_balanced_weights` computes them so that every class is drawn equally often in
 expectation. torch has no batch sampler that groups samples of similar length (torchdata's
-``bucketbatch`` went with its datapipes), so :class:`LengthBucketBatchSampler` is written here.
+``bucketbatch`` went with its datapipes), so `LengthBucketBatchSampler` is written here.
 """
 
 from __future__ import annotations

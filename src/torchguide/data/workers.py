@@ -5,10 +5,10 @@ Since torch 1.9 every worker seeds ``random``, torch and NumPy's global ``np.ran
 cannot reach are random generator *objects* the dataset holds (``np.random.default_rng(0)``
 made in ``__init__``, a ``random.Random``, a ``torch.Generator``): each worker gets a copy of
 the same state, so every worker draws the same numbers, and every epoch again when workers are
-not persistent. :func:`seed_worker` re-seeds those.
+not persistent. `seed_worker` re-seeds those.
 
 An ``IterableDataset`` is copied whole into every worker, so each worker yields every item
-unless ``__iter__`` splits the work; :class:`WorkerShardedIterable` does it.
+unless ``__iter__`` splits the work; `WorkerShardedIterable` does it.
 """
 
 from __future__ import annotations

@@ -497,7 +497,7 @@ def contained(
     load: Callable[[], tuple[Callable, str | None]],
     **limits: Any,
 ):
-    """A :class:`Runner` forked from this process, ended and cleaned up on leaving."""
+    """A `Runner` forked from this process, ended and cleaned up on leaving."""
     handle, folder = fork_runner(drill_id, load)
     runner = Runner(handle, function_name, own_child=True, **limits)
     try:

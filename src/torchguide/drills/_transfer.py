@@ -6,7 +6,7 @@ reader's process: `encode` (run there) turns a value into a tree of plain contai
 scalars, with each tensor as its dtype, shape, strides, bytes, ``requires_grad`` and ``.grad``, and
 each module as its class name, mode, parameters and buffers. `decode` (run in the checker) reads
 that tree with an unpickler that refuses every global, and rebuilds tensors, modules as
-:class:`ModuleState`, and anything else as a :class:`Foreign` placeholder named after its type.
+`ModuleState`, and anything else as a `Foreign` placeholder named after its type.
 
 An object met twice is encoded once and referred to after, so that a decoded tree keeps the
 sharing of the original: ``p.grad is q.grad`` holds after the trip where it held before.
@@ -160,7 +160,7 @@ class _NoGlobals(pickle.Unpickler):
 
 
 def decode(data: bytes) -> object:
-    """The value `encode` wrote; raises :class:`UnreadableAnswer` for anything else."""
+    """The value `encode` wrote; raises `UnreadableAnswer` for anything else."""
     if len(data) > MAX_BYTES:
         raise UnreadableAnswer(f"the answer is {len(data)} bytes, more than {MAX_BYTES}")
     try:

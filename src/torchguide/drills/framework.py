@@ -4,7 +4,7 @@ A drill asks the reader to write one function. Its checker calls the reader's fu
 reference on the same inputs: first on named edge cases (an empty batch, a length of 1, a
 non-contiguous input...), then on cases that hypothesis generates over shapes, dtypes and sizes.
 Each difference is reported in the task's own terms ("for lengths [3, 1] your batch has shape
-(2, 1); expected (2, 3)") by the drill's ``compare`` function, which raises :class:`Mismatch`.
+(2, 1); expected (2, 3)") by the drill's ``compare`` function, which raises `Mismatch`.
 
 hypothesis is used, not a hand-written generator, because it shrinks a failing case to the
 smallest one before reporting it: the reader sees lengths ``[2]``, not twelve random sequences.
@@ -112,8 +112,8 @@ class Drill:
         hints: At least two hints, from a nudge to nearly the answer.
         reference: The reference solution.
         named_cases: The edge cases, each built afresh for every call.
-        generated: A hypothesis strategy that draws one :class:`Case`.
-        compare: ``compare(case, got, expected)`` raises :class:`Mismatch` when ``got`` is wrong.
+        generated: A hypothesis strategy that draws one `Case`.
+        compare: ``compare(case, got, expected)`` raises `Mismatch` when ``got`` is wrong.
 
     Examples:
       ```python
@@ -345,10 +345,10 @@ def _tensor_difference(before: torch.Tensor, after, path: str, may_change: froze
 
 
 def check(drill: Drill, candidate: Callable, source_file: str | None = None, **limits) -> Report:
-    """Runs ``candidate`` on the drill's named and generated cases; returns a :class:`Report`.
+    """Runs ``candidate`` on the drill's named and generated cases; returns a `Report`.
 
     ``candidate`` runs in a process of its own (`torchguide.drills._containment`); the cases and
-    the comparison stay in this one. ``limits``: see :class:`~torchguide.drills._containment.Runner`.
+    the comparison stay in this one. ``limits``: see `torchguide.drills._containment.Runner`.
 
     Examples:
       ```python
@@ -492,7 +492,7 @@ def expect_tensor(
     atol: float = 0.0,
     check_dtype: bool = True,
 ) -> None:
-    """Raises :class:`Mismatch` unless ``got`` is a tensor like ``expected``: type, shape, dtype, values.
+    """Raises `Mismatch` unless ``got`` is a tensor like ``expected``: type, shape, dtype, values.
 
     Values are compared as ``torch.testing.assert_close`` does at ``rtol`` and ``atol`` (0 and 0
     mean exactly equal), NaN equal to NaN.

@@ -2,7 +2,7 @@
 reader has just seen what they need. Each lab's notebook holds the task, a stub cell the reader
 writes in and a check cell (``check_here``); the walkthrough then goes on with one way to do it.
 
-A lab task is a :class:`~torchguide.drills.framework.Drill` like a page's, with ``lab`` naming the
+A lab task is a `~torchguide.drills.framework.Drill` like a page's, with ``lab`` naming the
 lab it is set in: it has no section on a page, and the Practice page does not list it.
 """
 

@@ -1,7 +1,7 @@
 """Loads the function a reader wrote from their file, or says plainly why it cannot.
 
 A syntax error, an error while the file runs, a missing function and a signature that does not
-match the drill's each become one :class:`ReaderFileError` naming the file and line; the checker
+match the drill's each become one `ReaderFileError` naming the file and line; the checker
 never shows its own traceback.
 """
 
