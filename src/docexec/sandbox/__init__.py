@@ -19,7 +19,9 @@ Each restriction, where it is enforced, and how a breach is reported:
   and fails the result naming the files.
 - Only its own processes in sight: a PID namespace and a ``/proc`` of its own
   (`pid_namespace`); another process's PID does not exist there (ProcessLookupError). Its first
-  process adopts the snippet's orphans, and when it ends the kernel ends all that is left.
+  process adopts the snippet's orphans, and when it ends the kernel ends all that is left. That
+  process is not dumpable and holds only the pipe of the snippet's status: the snippet can neither
+  trace it nor take that pipe (``pidfd_getfd``) to report a crash as a success (EPERM).
 - Signals and abstract sockets only among the snippet's own processes: Landlock's scopes, in the
   same ruleset (Linux 6.12), and the PID namespace for signals on any kernel that makes one;
   PermissionError or a refused connection.
