@@ -78,6 +78,9 @@ def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
     # The allow-list: writes in the job's folder only, no network unless declared, and more
     # (`docexec.sandbox.restrictions`); what the machine cannot enforce is reported by the engine's probe.
     log = capture.OutputRecorder(Path(job.job_dir) / EVENTS_FILE, pipes)  # its files made first
+    # As the engine read it for the cache key, not read again; newlines as a text file reads them.
+    source = job.source.replace("\r\n", "\n").replace("\r", "\n")
+    keyed_main = _write_keyed_main(job, source)  # in the job's folder, before it is read-only
     restrictions.enter(
         job.job_dir,
         job.memory_limit,
@@ -94,14 +97,13 @@ def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
 
     os.chdir(job.work_dir)
     relpath = job.path
-    # As the engine read it for the cache key, not read again; newlines as a text file reads them.
-    source = job.source.replace("\r\n", "\n").replace("\r", "\n")
     # Tracebacks show the snippet's lines although the file is not below the working folder.
     linecache.cache[relpath] = (len(source), None, source.splitlines(keepends=True), relpath)
     sys.argv = [relpath]
     sys.path.insert(0, str(Path(job.abs_path).parent))
     seed_everything(job.seed)
     _prepare_matplotlib(log)
+    _spawn_runs_keyed_source(job.abs_path, keyed_main)
 
     namespace = _main_module(Path(job.abs_path)).__dict__
     started = time.perf_counter()
@@ -139,6 +141,35 @@ def _main_module(path: Path) -> types.ModuleType:
     main.__builtins__ = __builtins__
     sys.modules["__main__"] = main
     return main
+
+
+def _write_keyed_main(job: Job, source: str) -> str:
+    """A file that runs ``source`` as the snippet's file would run: what a process that
+    multiprocessing spawns runs as its main module instead of the snippet's file, which may
+    have changed on disk since the engine keyed its text."""
+    loader = Path(job.job_dir) / "keyed_main.py"
+    loader.write_text(
+        f"__file__ = {job.abs_path!r}\nexec(compile({source!r}, __file__, 'exec'))\n", encoding="utf-8"
+    )
+    return str(loader)
+
+
+def _spawn_runs_keyed_source(abs_path: str, keyed_main: str) -> None:
+    """The spawn and forkserver start methods run the main module's file again in each new
+    process: they run the keyed text instead (`_write_keyed_main`)."""
+
+    def point_at_keyed_main(spawn: types.ModuleType) -> None:
+        prepare = spawn.get_preparation_data
+
+        def get_preparation_data(name: str) -> dict:
+            data = prepare(name)
+            if data.get("init_main_from_path") == os.path.normpath(abs_path):
+                data["init_main_from_path"] = keyed_main
+            return data
+
+        spawn.get_preparation_data = get_preparation_data  # type: ignore[attr-defined]
+
+    wrapt.register_post_import_hook(point_at_keyed_main, "multiprocessing.spawn")
 
 
 def describe_exception(error: BaseException, relpath: str) -> dict:

@@ -6,6 +6,7 @@ to the machine's settings from a GPU job, read the credentials in the build user
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,44 @@ def test_a_snippet_cannot_report_its_own_crash_as_a_success(holes):
     assert result.status == Status.FAILED
     assert result.output == ""
     assert "SIGSEGV" in result.failure, result.failure
+
+
+# Waits until its file on disk changes, then has a spawned worker (which runs the main module
+# anew) report which text it ran.
+SPAWNS_AFTER_AN_EDIT = """
+    import multiprocessing
+    import time
+    from pathlib import Path
+
+    MARK = "as keyed"
+
+
+    def mark(_):
+        return MARK
+
+
+    if __name__ == "__main__":
+        on_disk = Path(__file__)
+        first = on_disk.read_bytes()
+        deadline = time.monotonic() + 30
+        while on_disk.read_bytes() == first and time.monotonic() < deadline:
+            time.sleep(0.05)
+        print("edited meanwhile:", on_disk.read_bytes() != first)
+        with multiprocessing.get_context("spawn").Pool(1) as pool:
+            print("the worker ran:", pool.map(mark, [0])[0])
+"""
+
+
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "subprocess"])
+def test_a_spawned_worker_runs_the_source_that_was_keyed_not_the_file_edited_since(project, fork):
+    path = project.snippet("spawns.py", SPAWNS_AFTER_AN_EDIT)
+    on_disk = project.root / path
+    edited = threading.Timer(2.0, lambda: on_disk.write_text(on_disk.read_text().replace("as keyed", "as edited")))
+    edited.start()
+    try:
+        results, _ = project.engine(fork=fork).execute([path], progress=False)
+    finally:
+        edited.join()
+    result = results[path]
+    assert result.status == Status.PASSED, result.failure
+    assert result.output == "edited meanwhile: True\nthe worker ran: as keyed\n"
