@@ -18,7 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import jsonschema
+
 from docexec.config import Config
+from docexec.execution.device import DEVICES
 from docexec.execution.result import Result, Status
 
 if TYPE_CHECKING:
@@ -31,6 +34,73 @@ RECORD_COMMAND = "make record-gpu"
 
 class RecordingError(ValueError):
     """A recording file that cannot be read; names the file."""
+
+
+# What a recording's fields that pages show may hold: a pull request commits recordings, and a
+# GPU name, a release or a date is never markup (pages escape them too, `docexec.render.plain_text`).
+_VERSION = r"[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?(\.post[0-9]+)?(\.dev[0-9]+)?"
+_LOCAL = r"(\+[A-Za-z0-9]+(\.[A-Za-z0-9]+)*)?"  # the build: +cu128
+FIELDS = {
+    "recorded": (r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "an ISO date such as 2026-11-27"),
+    "gpu": (r"^[A-Za-z0-9][A-Za-z0-9 ._()+/,:-]{0,79}$", "a GPU name: letters, digits, spaces, ._()+/,:-"),
+    "cuda": (r"^([0-9]+(\.[0-9]+)*|unknown)$", "a CUDA release such as 12.8"),
+    "release": (rf"^({_VERSION}{_LOCAL}|absent)$", "a release such as 2.13.0 or 2.13.0+cu128"),
+}
+_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"  # a distribution's
+
+
+def _field(kind: str) -> dict:
+    return {"type": "string", "pattern": FIELDS[kind][0]}
+
+
+RECORDING_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["schema", "recorded", "source_sha256", "result"],
+    "properties": {
+        "recorded": _field("recorded"),
+        "source_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "result": {
+            "type": "object",
+            "required": ["environment"],
+            "properties": {
+                "environment": {
+                    "type": "object",
+                    "required": ["device"],
+                    "propertyNames": {"pattern": _NAME},
+                    "properties": {
+                        "device": {"enum": list(DEVICES)},
+                        "gpu": _field("gpu"),
+                        "cuda": _field("cuda"),
+                        "python": _field("release"),
+                    },
+                    # Every other key is a configured distribution, named with its release.
+                    "additionalProperties": _field("release"),
+                }
+            },
+        },
+    },
+}
+_VALIDATOR = jsonschema.Draft202012Validator(RECORDING_SCHEMA)
+
+
+def _schema_problem(data: object) -> str | None:
+    """What in ``data`` is not a recording, in a reader's words, or None."""
+    error = jsonschema.exceptions.best_match(_VALIDATOR.iter_errors(data))
+    if error is None:
+        try:
+            datetime.date.fromisoformat(data["recorded"])  # type: ignore[index]
+        except ValueError:
+            return f"recorded: {data['recorded']!r} is not {FIELDS['recorded'][1]}"  # type: ignore[index]
+        return None
+    where = ".".join(str(part) for part in error.absolute_path) or "the file"
+    key = str(error.absolute_path[-1]) if error.absolute_path else ""
+    kind = key if key in FIELDS else "release" if where.startswith("result.environment.") else None
+    if kind is None or error.validator != "pattern":
+        return f"{where}: {error.message}"
+    shown = repr(error.instance)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"{where}: {shown} is not {FIELDS[kind][1]}"
 
 
 def pinned_release(root: Path, distribution: str = "torch") -> str | None:
@@ -99,10 +169,14 @@ def load(
     if not file.is_file():
         return None
     name = file.relative_to(root).as_posix()
+    if not file.resolve().is_relative_to((root / RECORDINGS_DIR).resolve()):
+        raise RecordingError(f"{name}: the file is not inside {RECORDINGS_DIR}/ (links followed)")
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
         if data.get("schema") not in (1, SCHEMA):
             raise RecordingError(f"{name}: schema {data.get('schema')!r}, expected {SCHEMA}: record it again")
+        if problem := _schema_problem(data):
+            raise RecordingError(f"{name}: {problem}: record it again")
         stored = data["result"] if data["schema"] == SCHEMA else _outputs_in_cells(data["result"])
         result = Result.from_json(stored)
         digest, recorded = data["source_sha256"], data["recorded"]

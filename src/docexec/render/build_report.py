@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 from docexec.execution.result import Reason, Result, Status
 from docexec.recordings import RECORD_COMMAND, Recording
 from docexec.render import provenance
+from docexec.render.plain_text import markdown_text
 from docexec.sandbox import restrictions
 
 PAGE = "build-report.md"
@@ -54,7 +55,8 @@ def markdown(
         "---",
         "# Build report",
         "",
-        f"Every snippet of the build of {built.isoformat()}, run {provenance.environment_words(environment)},"
+        f"Every snippet of the build of {built.isoformat()}, run"
+        f" {markdown_text(provenance.environment_words(environment))},"
         " slowest first. A snippet from the cache ran in an earlier build with the same source, library,"
         " engine and versions; its time is that run's. Times are whole processes: start, snippet, capture.",
         "",
@@ -84,7 +86,7 @@ def markdown(
             name = f"[{name}]({shown_on[0]}{'' if lab else '#' + anchor})"
         where = ", ".join(_page_link(page) for page in shown_on) or "(no page)"
         ran_here = result.ran
-        device = result.environment.get("device", "") if ran_here else ""
+        device = markdown_text(result.environment.get("device", "")) if ran_here else ""
         seconds = _seconds(result.duration) if ran_here else ""
         from_cache = ("yes" if result.cached else "no") if ran_here else ""
         status = _status(result)
@@ -115,8 +117,8 @@ def _recording_words(recording: Recording | None) -> str:
     if recording is None:
         return "**no recording**"
     if recording.stale:
-        return f"**recording out of date** ({recording.recorded})"
-    return recording.label().replace("Recorded", "shown as recorded", 1)
+        return f"**recording out of date** ({markdown_text(recording.recorded)})"
+    return markdown_text(recording.label().replace("Recorded", "shown as recorded", 1))
 
 
 def _unenforced_lines() -> list[str]:

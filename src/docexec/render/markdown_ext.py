@@ -33,6 +33,7 @@ from docexec.render import gist, outputs, provenance, requirements
 from docexec.render.figure_files import figure_url
 from docexec.render.markdown_blocks import fenced, title
 from docexec.render.outputs.figure import data_url
+from docexec.render.plain_text import markdown_text
 from docexec.site import PagePlan, SiteBuild, Use, engine_results, one_by_one
 
 log = logging.getLogger("mkdocs.plugins.docexec")
@@ -146,7 +147,7 @@ class SnippetRenderer:
         """Said by the page once; an output says it only when it was produced elsewhere."""
         if not provenance.differs(outcome.environment, self.environment):
             return []
-        text = "Ran " + provenance.environment_words(outcome.environment)
+        text = "Ran " + markdown_text(provenance.environment_words(outcome.environment))
         return ["", text, "{ .docexec-provenance }", ""]
 
     def _library_note(self, source: str) -> list[str]:
@@ -176,15 +177,16 @@ class SnippetRenderer:
         """Its recorded GPU output where one matches the source; else why no output is shown."""
         recording = use.recording
         if recording is not None and not recording.stale:
-            label = [recording.label(), "{ .docexec-provenance .docexec-recorded }"]
+            label = [markdown_text(recording.label()), "{ .docexec-provenance .docexec-recorded }"]
             return [*self._output(recording.result), "", *label, ""]
         if recording is not None:
             return [
                 "",
                 '!!! warning docexec-needs-gpu "Needs a GPU: its recorded output is out of date"',
                 "    This code runs only on a machine with a CUDA GPU. Its output was recorded on"
-                f" {recording.gpu} on {recording.recorded}, but the code has changed since, so that"
-                f" output is not shown. `{recordings.RECORD_COMMAND}` on a CUDA machine records it again.",
+                f" {markdown_text(recording.gpu)} on {markdown_text(recording.recorded)}, but the code has"
+                f" changed since, so that output is not shown. `{recordings.RECORD_COMMAND}` on a CUDA"
+                " machine records it again.",
                 "",
             ]
         return [

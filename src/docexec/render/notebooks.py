@@ -48,6 +48,7 @@ from docexec.execution.result import Result, Status
 from docexec.render import outputs as rendered
 from docexec.render import provenance, requirements
 from docexec.render.markdown_blocks import fenced
+from docexec.render.plain_text import markdown_text, one_line
 from docexec.site import PagePlan, Use
 
 
@@ -65,7 +66,7 @@ GPU_NOTE = "*The next cell needs a CUDA GPU; this copy of the site was built wit
 
 def recorded_note(label: str) -> str:
     """The note over a CUDA cell whose output a GPU recorded (``label``: `Recording.label`)."""
-    return f"*The next cell needs a CUDA GPU; the output below is a GPU's. {label}.*"
+    return f"*The next cell needs a CUDA GPU; the output below is a GPU's. {markdown_text(label)}.*"
 
 
 _PAGE_LINK = re.compile(r"\]\((?!\w+:|/|#)([^)\s#]+\.md)(#[^)\s]*)?\)")
@@ -246,7 +247,7 @@ def install_cell(
     )
     lines = [
         "# What this notebook imports; its outputs were recorded"
-        f" {provenance.environment_words(environment)}.",
+        f" {one_line(provenance.environment_words(environment))}.",
     ]
     if config.library_module in modules and config.library_distribution:
         lines.append(

@@ -6,6 +6,8 @@ import datetime
 import html
 import os
 
+from docexec.render.plain_text import html_text
+
 # What names the machine in an engine's environment; every other key is a configured distribution
 # (`Config.environment`: torch for a PyTorch site), named with its release.
 MACHINE_KEYS = ("device", "gpu", "cuda", "python")
@@ -83,7 +85,7 @@ def page_line_html(
     ``notebook``, its file beside the page; ``colab``, the URL that opens it in Colab."""
     when = f'<time datetime="{built.isoformat()}">{built.day} {built:%B %Y}</time>'
     words = page_words(environment, needs_gpu or [])
-    text = f"Outputs on this page were produced {html.escape(words)}, built {when}."
+    text = f"Outputs on this page were produced {html_text(words)}, built {when}."
     if notebook:
         link = html.escape(notebook, quote=True)
         text += (
