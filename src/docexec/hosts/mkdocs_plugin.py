@@ -18,6 +18,7 @@ from mkdocs.structure.files import File
 
 from docexec import site
 from docexec.config import ConfigError, from_environment
+from docexec.hosts import includes, repository_bounds
 from docexec.hosts.serving import Serving, engine_for
 from docexec.render import focus, provenance, publication, site_files
 from docexec.render.markdown_ext import RunExtension, SnippetRenderer
@@ -80,9 +81,26 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         self.build = site.SiteBuild.of_engine(engine, results, docs)
         self.renderer = SnippetRenderer(self.build, library_repository=self.repository, figure_files=True)
         config.markdown_extensions.append(RunExtension(self.renderer))
+        self.include_folders = includes.folders(config, self.root)
+        shown = ", ".join(f"{os.path.relpath(folder, self.root)}/" for folder in self.include_folders)
+        config.markdown_extensions.append(includes.IncludeGuard(lambda: self.renderer.page, shown))
         return config
 
+    def _files_out_of_the_repository(self, files, config) -> list[str]:  # type: ignore[no-untyped-def]
+        """What leads out of the repository (`repository_bounds`) among the pages, assets and
+        overrides MkDocs found, which are left out before anything reads them, and among the files
+        a page may include."""
+        found = []
+        for file in list(files):
+            if file.abs_src_path and (why := repository_bounds.file_problems(self.root, [file.abs_src_path])):
+                files.remove(file)
+                found += why
+        for folder in filter(None, [config.docs_dir, config.theme.custom_dir, *self.include_folders]):
+            found += repository_bounds.folder_problems(self.root, folder)
+        return list(dict.fromkeys(found))
+
     def on_files(self, files, config):  # type: ignore[no-untyped-def]
+        leading_out = self._files_out_of_the_repository(files, config)
         pages = site_files.markdown_pages((f.src_uri, f.abs_src_path) for f in files.documentation_pages())
         folder_of = lambda uri: posixpath.dirname(files.get_file_from_path(uri).dest_uri)  # noqa: E731
         url_of = site_files.published_url(files.get_file_from_path, config.site_url)
@@ -105,6 +123,9 @@ class DocexecPlugin(BasePlugin[DocexecConfig]):
         )
         for problem in site.problems(self.made.site, self.engine.all_snippets(), self.focus):
             log.warning("%s", problem)
+        if leading_out:  # after the plan, which names what else is wrong (a recording), and before any page
+            lines = "\n  ".join(leading_out)
+            raise PluginError(f"docexec: a file the site reads is a link out of the repository:\n  {lines}")
         for uri in self.made.lab_pages:
             files.append(File(uri, str(labs_root), config.site_dir, config.use_directory_urls))
         for path, content in self.made.files.items():
