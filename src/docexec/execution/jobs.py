@@ -12,6 +12,11 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 
+# Files and folders in a job's folder past which its snippet is stopped: every one is counted (no
+# number of empty files hides the bytes of others), and a count this high is no page's example.
+MOST_FILES = 200_000
+
+
 @dataclass(frozen=True)
 class Job:
     """One snippet to run, with the folders of its own that the runner creates."""
@@ -56,6 +61,7 @@ class Report:
     abandoned: bool = False  # whoever asked for the job went away while it ran
     memory_exceeded: bool = False
     peak_memory: int = 0  # bytes, sampled
+    files_exceeded: bool = False  # made more than MOST_FILES files and folders
     oom_killed: bool = False  # by the kernel's out-of-memory killer
     oom_kills: int = 0  # by the kernel, of any process, while the snippet ran
     project_writes: list[str] = field(default_factory=list)
@@ -131,4 +137,4 @@ def overdue_report(job: Job, duration: float) -> Report:
     )
 
 
-__all__ = ["Job", "Report", "lost_server_report", "new_job", "overdue_report"]
+__all__ = ["MOST_FILES", "Job", "Report", "lost_server_report", "new_job", "overdue_report"]

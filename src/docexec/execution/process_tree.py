@@ -12,6 +12,7 @@ import contextlib
 import ctypes
 import os
 import signal
+import stat
 import time
 from pathlib import Path
 from typing import NoReturn
@@ -132,39 +133,85 @@ def _is_zombie(pid: int) -> bool:
     return state in {"Z", "X"}
 
 
-def tree_memory(pid: int) -> int:
-    """Bytes that ``pid`` and its descendants use: the sum of their proportional set sizes.
+def tree_memory(pid: int, own_folder: str | None = None) -> int:
+    """Bytes that ``pid`` and its descendants use: the sum of their proportional set sizes, with
+    what they hold outside any process's pages.
 
     PSS, not RSS: forked processes share the pages of their parent (torch, once imported, is
     hundreds of MB), and PSS counts each shared page once across the processes that map it.
-    The tmpfs that holds the snippet's shared memory and files (`docexec.sandbox.restrictions`)
-    counts too: what it holds beyond the shared pages the processes map (already in their PSS).
+    Held outside them and counted too, each file once whether mapped or not: the tmpfs that holds
+    the snippet's shared memory (`docexec.sandbox.restrictions`), and the files that only its
+    processes hold, by a descriptor or a mapping: memfds, and files removed from ``own_folder``
+    (its folders on disk) while open. Pages mapped from those files leave the PSS counted.
     """
     members = [pid, *descendants(pid)]
-    total = shared = 0
-    for member in members:
-        pss, pss_shared = _pss(member)
-        total += pss
-        shared += pss_shared
-    return total + max(_own_tmpfs_bytes(members) - shared, 0)
+    tmpfs, tmpfs_device = _own_tmpfs(members)
+    held = _held_files(members, tmpfs_device, own_folder)
+    if not tmpfs and not held:
+        return sum(_pss(member) for member in members)
+    counted_devices = {tmpfs_device} if tmpfs_device is not None else set()
+    return (
+        sum(_pss(member, counted_devices, set(held)) for member in members) + tmpfs + sum(held.values())
+    )
 
 
-def _own_tmpfs_bytes(members: list[int]) -> int:
+def _own_tmpfs(members: list[int]) -> tuple[int, int | None]:
     """Bytes held by the ``/dev/shm`` of the first of ``members`` in a mount namespace of its own
-    (the snippet's tmpfs); 0 before it has one."""
+    (the snippet's tmpfs), and its device; (0, None) before it has one."""
     try:
         ours = os.readlink("/proc/self/ns/mnt")
     except OSError:
-        return 0
+        return 0, None
     for member in members:
         try:
             if os.readlink(f"/proc/{member}/ns/mnt") == ours:
                 continue
-            usage = os.statvfs(f"/proc/{member}/root/dev/shm")
+            shm = f"/proc/{member}/root/dev/shm"
+            usage = os.statvfs(shm)
+            device = os.stat(shm).st_dev
         except OSError:
             continue
-        return (usage.f_blocks - usage.f_bfree) * usage.f_frsize
-    return 0
+        return (usage.f_blocks - usage.f_bfree) * usage.f_frsize, device
+    return 0, None
+
+
+def _only_held(path: str, own_folder: str | None) -> bool:
+    """A memfd, or a file removed from the snippet's folders: no name left but in its processes."""
+    path = path.removesuffix(" (deleted)")
+    return path.startswith("/memfd:") or (own_folder is not None and path.startswith(own_folder.rstrip("/") + "/"))
+
+
+def _held_files(members: list[int], tmpfs_device: int | None, own_folder: str | None) -> dict[tuple[int, int], int]:
+    """(device, inode) -> bytes of each file that only ``members`` hold, open or mapped."""
+    held: dict[tuple[int, int], int] = {}
+    for member in members:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{member}/fd"):
+                with contextlib.suppress(OSError):
+                    link = f"/proc/{member}/fd/{fd}"
+                    found = os.stat(link)
+                    if (
+                        stat.S_ISREG(found.st_mode)
+                        and found.st_nlink == 0
+                        and found.st_dev != tmpfs_device
+                        and _only_held(os.readlink(link), own_folder)
+                    ):
+                        held[(found.st_dev, found.st_ino)] = found.st_blocks * 512
+        with contextlib.suppress(OSError), open(f"/proc/{member}/maps", "rb") as maps:
+            for line in maps:
+                fields = line.decode(errors="replace").split(None, 5)
+                if len(fields) < 6 or fields[4] == "0" or not _only_held(fields[5].rstrip("\n"), own_folder):
+                    continue
+                major, minor = (int(part, 16) for part in fields[3].split(":"))
+                key = (os.makedev(major, minor), int(fields[4]))
+                if key in held or key[0] == tmpfs_device:
+                    continue
+                start, end = (int(part, 16) for part in fields[0].split("-"))
+                try:  # its size where the kernel shows it (CAP_SYS_ADMIN), else what is mapped of it
+                    held[key] = os.stat(f"/proc/{member}/map_files/{fields[0]}").st_blocks * 512
+                except OSError:
+                    held[key] = max(held.get(key, 0), end - start)
+    return held
 
 
 def tree_resident(pid: int) -> int:
@@ -183,19 +230,32 @@ def tree_resident(pid: int) -> int:
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
 
-def _pss(pid: int) -> tuple[int, int]:
-    """The proportional set size of ``pid``, and the part of it that is shared memory (tmpfs)."""
-    pss = shared = 0
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+def _pss(pid: int, counted_devices: set[int] | None = None, counted_files: set[tuple[int, int]] | None = None) -> int:
+    """The proportional set size of ``pid``, less what it maps of the files counted whole
+    (on ``counted_devices``, or in ``counted_files``: (device, inode))."""
+    if not counted_devices and not counted_files:
+        with contextlib.suppress(OSError, ValueError), open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
             for line in rollup:
                 if line.startswith(b"Pss:"):
-                    pss = int(line.split()[1]) * 1024
-                elif line.startswith(b"Pss_Shmem:"):
-                    shared = int(line.split()[1]) * 1024
-    except (OSError, ValueError):
-        pass
-    return pss, shared
+                    return int(line.split()[1]) * 1024
+        return 0
+    counted_devices, counted_files = counted_devices or set(), counted_files or set()
+    pss = 0
+    mapped_from_counted = False
+    with contextlib.suppress(OSError, ValueError), open(f"/proc/{pid}/smaps", "rb") as smaps:
+        for line in smaps:
+            if line.startswith(b"Pss:"):
+                if not mapped_from_counted:
+                    pss += int(line.split()[1]) * 1024
+            elif not line[:1].isupper():  # a mapping's first line: its range, device and inode
+                fields = line.split(None, 5)
+                if len(fields) >= 5 and b":" in fields[3]:
+                    major, minor = (int(part, 16) for part in fields[3].split(b":"))
+                    device = os.makedev(major, minor)
+                    mapped_from_counted = fields[4] != b"0" and (
+                        device in counted_devices or (device, int(fields[4])) in counted_files
+                    )
+    return pss
 
 
 def oom_kills() -> int:

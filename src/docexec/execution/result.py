@@ -12,7 +12,7 @@ from pathlib import Path
 
 from docexec.execution import outputs, published
 from docexec.execution.declarations import Declarations
-from docexec.execution.jobs import Report
+from docexec.execution.jobs import MOST_FILES, Report
 from docexec.execution.outputs import STREAMS, Figure, Output, SnippetException, Text, publishable
 from docexec.execution.published import plain_text  # noqa: F401 - where callers have found it
 from docexec.sandbox.capture import (
@@ -389,6 +389,11 @@ def _judge(
             f"{path}: exceeded its memory limit of {size(report.memory_limit)} and was killed "
             f"(its processes, shared memory and files held {size(report.peak_memory)}; "
             "declare more with '# docexec: memory=8G')"
+        )
+    if report.files_exceeded:
+        return Reason.OUT_OF_MEMORY, (
+            f"{path}: made more than {MOST_FILES:,} files and folders and was killed "
+            "(what a snippet writes counts against its memory, file by file)"
         )
     if report.abandoned:
         return Reason.ENGINE_ERROR, f"{path}: stopped because the engine that ran it went away"

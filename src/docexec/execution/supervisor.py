@@ -12,31 +12,36 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from docexec.execution import process_tree, project_writes
-from docexec.execution.jobs import Job, Report
+from docexec.execution.jobs import MOST_FILES, Job, Report
 from docexec.sandbox.capture import EVENTS_FILE, OutputRecorder, readable
 
 POLL_SECONDS = 0.1  # how often the memory is checked; an allocation may overshoot for this long
 PEAK_SECONDS = 0.5  # how often the peak is measured: the proportional sizes take milliseconds
 
 
-_MOST_ENTRIES = 100_000  # walked in the job's folder per sample; a snippet that makes more is slowed
+class TooManyFilesError(Exception):
+    """The snippet made more than `MOST_FILES` files and folders."""
 
 
 def written_bytes(folder: Path) -> int:
-    """The bytes on disk of the files below ``folder`` (the job's: what the snippet wrote, over
-    any number of files, counts against its memory as what it holds in RAM does)."""
+    """The bytes on disk of the files and folders below ``folder`` (the job's: what the snippet
+    wrote, over any number of files, counts against its memory as what it holds in RAM does).
+    Raises TooManyFilesError past `MOST_FILES` of them."""
     total = entries = 0
     pending = [folder]
-    while pending and entries < _MOST_ENTRIES:
+    while pending:
         try:
             with os.scandir(pending.pop()) as listing:
                 for entry in listing:
                     entries += 1
+                    if entries > MOST_FILES:
+                        raise TooManyFilesError
                     try:
                         if entry.is_dir(follow_symlinks=False):
                             pending.append(Path(entry.path))
-                        elif entry.is_file(follow_symlinks=False):
-                            total += entry.stat(follow_symlinks=False).st_blocks * 512
+                        elif not entry.is_file(follow_symlinks=False):
+                            continue
+                        total += entry.stat(follow_symlinks=False).st_blocks * 512
                     except OSError:
                         continue  # removed meanwhile
         except OSError:
@@ -92,8 +97,15 @@ def _supervise(
             break
         # The proportional sizes only where the resident ones (an upper bound) pass the limit.
         if time.monotonic() >= next_peak or process_tree.tree_resident(watched.pid) > limit:
-            next_peak = time.monotonic() + PEAK_SECONDS
-            memory = process_tree.tree_memory(watched.pid) + written_bytes(Path(job.job_dir))
+            measuring = time.monotonic()
+            try:
+                written = written_bytes(Path(job.job_dir))
+            except TooManyFilesError:
+                ending = "files"
+                break
+            memory = process_tree.tree_memory(watched.pid, job.job_dir) + written
+            # A count that takes long (many files) takes at most a fifth of the time.
+            next_peak = time.monotonic() + max(PEAK_SECONDS, 4 * (time.monotonic() - measuring))
             peak = max(peak, memory)
             if memory > limit:
                 ending = "memory"
@@ -112,7 +124,10 @@ def _supervise(
     ended_status = watched.end_all()
     if status is None:
         status = ended_status
-    written = written_bytes(Path(job.job_dir))  # once more: files written faster than sampled
+    try:
+        written = written_bytes(Path(job.job_dir))  # once more: files written faster than sampled
+    except TooManyFilesError:
+        written, ending = 0, "files" if ending == "ended" else ending
     if ending == "ended" and written > limit:
         ending, peak = "memory", max(peak, written)
     recorder.finish()
@@ -127,6 +142,7 @@ def _supervise(
         timed_out=ending == "timeout",
         abandoned=ending == "abandoned",
         memory_exceeded=ending == "memory",
+        files_exceeded=ending == "files",
         peak_memory=peak,
         oom_killed=ending == "ended" and killed_by == signal.SIGKILL and oom_kills > 0,
         oom_kills=oom_kills,

@@ -30,8 +30,11 @@ Each restriction, where it is enforced, and how a breach is reported:
 - ``/etc/shadow``, ``/etc/gshadow``, ``/root`` (unless the project or Python lives there) and the
   project's ``.git``: covered in its mount namespace; they read as empty or refused.
 - Time, and memory of all its processes together with what its ``/dev/shm`` and its folders on
-  disk hold: watched from outside, by the supervisor (`docexec.execution.supervisor`), sampled
-  twice a second; the result says "timed out" or "exceeded its memory". The
+  disk hold (every file, however many: past 200,000 the snippet is stopped) and the memfds and
+  removed files only its processes hold, open or mapped: watched from outside, by the supervisor
+  (`docexec.execution.supervisor`), sampled twice a second; the result says "timed out" or
+  "exceeded its memory". System V shared memory is its own IPC namespace's: it ends with the
+  snippet, and as root a segment ends once no process has it attached (then it was counted). The
   engine keeps its own deadline too (`docexec.execution.pool`): a supervisor that stops
   reporting is killed at the timeout and a grace.
 - What it prints and draws: at most 100,000 characters (head and tail) and 20 figures, 10 MiB
@@ -50,6 +53,9 @@ What it does not promise:
   Landlock has no scopes (before Linux 6.12) and no PID namespace could be made either, a
   snippet can signal any process of its user; without scopes it connects to abstract sockets
   where no network namespace could be made.
+- Built by a user without root, the supervisor cannot see the size of a memfd that only a
+  mapping holds (``/proc/<pid>/map_files`` is root's): what is mapped of it counts; and a System V
+  segment that no process has attached is not counted until the snippet ends, which ends it.
 - The record of the snippet's output is written by its own process: a snippet can forge what it
   printed, and end its process early (``os._exit(0)``) after forging its end. The record is
   checked as untrusted input (figures, sizes, names, an end only from a process that exited 0),

@@ -12,8 +12,12 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
 - ``/dev/shm``: a fresh tmpfs whose size is the snippet's declared memory, so that shared memory
   (torch's DataLoader workers, ``multiprocessing.shared_memory``) counts against it and goes away
   with the snippet instead of staying in the machine's RAM. The supervisor counts what this tmpfs
-  holds, and what the snippet wrote into its folders on disk over any number of files, with the
-  memory of its processes (`docexec.execution.supervisor`): all together stay within ``memory=``.
+  holds, what the snippet wrote into its folders on disk over any number of files, and the memfds
+  and removed files that only its processes hold open or mapped, with the memory of its processes
+  (`docexec.execution.supervisor`): all together stay within ``memory=``.
+- A System V IPC namespace: its shared memory segments end with the snippet and it reaches none
+  of the machine's; where the kernel lets it (root), a segment no process has attached ends at
+  once (``shm_rmid_forced``), so that its memory is always in a process's pages, counted.
 - Other processes' environments and command lines (where no ``/proc`` of its own could be
   mounted, and the first process's in the one it has): ``/dev/null`` is bind-mounted over
   ``/proc/<pid>/environ`` and ``cmdline`` of every other process, so that the variables of
@@ -69,6 +73,7 @@ from docexec.sandbox import pid_namespace, read_only_project
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNS = 0x00020000
 _CLONE_NEWNET = 0x40000000
+_CLONE_NEWIPC = 0x08000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT = 1, 2, 4, 8, 32
 _MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 _SIOCSIFFLAGS = 0x8914
@@ -161,11 +166,20 @@ def enter(
     except OSError:
         own_mounts = False
         missing += [SHARED_MEMORY, ENVIRONMENTS, SOCKETS, SECRETS]
+    try:
+        _unshare(_CLONE_NEWIPC)  # before the PID namespace: its first process and the snippet share it
+        own_ipc = True
+    except OSError:
+        own_ipc = False
+        if SHARED_MEMORY not in missing:
+            missing.append(SHARED_MEMORY)
     # Only with mounts of its own: the namespace's /proc is mounted over the machine's.
     status_fd = pid_namespace.enter(_unshare) if own_mounts else None
     own_proc = status_fd is not None and _mount_own_proc()
     if not own_proc:
         missing.append(PROCESSES)
+    if own_ipc:
+        _end_detached_segments()
     if own_mounts:
         # Before the network namespace: /proc/net/unix lists the sockets of the machine's.
         if not _cover_path_sockets():
@@ -292,6 +306,14 @@ def _mount_own_proc() -> bool:
     except OSError:
         return False
     return _hide_environments(keep_own=False)  # the snippet is forked later, as PID 2
+
+
+def _end_detached_segments() -> None:
+    """In the snippet's own System V IPC namespace: a shared memory segment ends when no process
+    has it attached, so that what it holds is always in a process's pages, counted. Only where
+    the kernel lets this process set it (root; a user namespace's own user is not its root)."""
+    with contextlib.suppress(OSError), open("/proc/sys/kernel/shm_rmid_forced", "w") as forced:
+        forced.write("1")
 
 
 def _guard_kernel_settings() -> bool:
