@@ -8,8 +8,10 @@ is a field the other side reads, checked by the type.
 from __future__ import annotations
 
 import signal
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+
+from docexec.sandbox import restrictions
 
 
 # Files and folders in a job's folder past which its snippet is stopped: every one is counted (no
@@ -39,13 +41,16 @@ class Job:
     match: str | None = None
     # The text that runs: read once by the engine, which took the cache key from the same bytes.
     source: str = ""
+    # The homes of the user the engine runs as, hidden from the snippet but for what it needs.
+    homes: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict) -> Job:
-        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+        job = cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+        return replace(job, homes=tuple(job.homes))
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,7 @@ def new_job(
         gpu=gpu,
         match=match,
         source=source,
+        homes=restrictions.build_homes(),  # here, in the engine: the snippet's process has its own HOME
     )
 
 

@@ -27,8 +27,9 @@ Each restriction, where it is enforced, and how a breach is reported:
   PermissionError or a refused connection.
 - Sockets in the file system (a Docker or D-Bus socket): those bound when the snippet starts are
   covered in its mount namespace (`restrictions`); a connection is refused.
-- ``/etc/shadow``, ``/etc/gshadow``, ``/root`` (unless the project or Python lives there) and the
-  project's ``.git``: covered in its mount namespace; they read as empty or refused.
+- ``/etc/shadow``, ``/etc/gshadow``, the home of the user the build runs as and ``/root`` (but
+  for the project, Python and what else the snippet needs of them, bound back in) and the
+  project's ``.git``: covered in its mount namespace; they read as empty, missing or refused.
 - Time, and memory of all its processes together with what its ``/dev/shm`` and its folders on
   disk hold (every file, however many: past 200,000 the snippet is stopped) and the memfds and
   removed files only its processes hold, open or mapped: watched from outside, by the supervisor

@@ -89,6 +89,7 @@ def execute_snippet(job: Job, pipes: dict[str, int]) -> None:
         project=job.root,
         own_folders=(job.work_dir, job.home, job.tmp),
         own_files=log.files,
+        homes=job.homes,
     )
     capture.install(log)
     # An empty home and temporary folder of its own, removed with the job's folder.

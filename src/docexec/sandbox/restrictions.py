@@ -28,8 +28,12 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
   path socket bound when the snippet starts (``/proc/net/unix``) is covered by ``/dev/null``, so
   a connection is refused. Abstract sockets belong to the network namespace below, and are also
   scoped by Landlock where the kernel has scopes.
-- Secrets on the machine's disk: ``/etc/shadow`` and ``/etc/gshadow`` covered by ``/dev/null``,
-  ``/root`` (unless the project or Python lives in it) and the project's ``.git`` (a checkout's token lies
+- Secrets on the machine's disk: ``/etc/shadow`` and ``/etc/gshadow`` covered by ``/dev/null``;
+  the home of the user the build runs as and ``/root`` by an empty tmpfs, into which only what the
+  snippet needs of them is bound back (the project, Python and its import path, the programs on
+  ``PATH``, matplotlib's font cache: a pyenv's Python or a runner's checkout in the home), or,
+  where the home itself is needed, its credentials (`HOME_CREDENTIALS`: ``.ssh``, ``.npmrc``,
+  ``.gitconfig``, ``.netrc``, ...) one by one; and the project's ``.git`` (a checkout's token lies
   in ``.git/config``) by an empty, unreadable tmpfs. Other files stay readable as the user may
   read them: a snippet imports the standard library, torch and the project's own library.
 - A network namespace: no interface but a loopback that is down, so no connection and no listening
@@ -88,7 +92,7 @@ WRITES = "writes only in the snippet's own folders"
 SIGNALS = "no signals to processes outside the snippet"
 PROCESSES = "a PID namespace of its own: only its processes in sight, none outliving it"
 SOCKETS = "no sockets of the machine's processes (in the file system or abstract)"
-SECRETS = "password files, /root and the project's .git hidden"
+SECRETS = "password files, the build user's home and the project's .git hidden"
 CAPABILITIES = "no privileges (capabilities) to undo the above"
 ALL = (
     ENVIRONMENTS,
@@ -147,12 +151,15 @@ def enter(
     project: str | None = None,
     own_folders: tuple[str, ...] = (),
     own_files: tuple[str, ...] = (),
+    homes: tuple[str, ...] = (),
 ) -> list[str]:
     """Restrict this process and all it will start; the restrictions that are not in force.
     ``project``: the project's root, whose ``.git`` is hidden. ``own_folders``: where the snippet
     may write (its working folder, home and temporary folder); ``own_files``: files of ``job_dir``
     it may write to (its record of output). Without them, writes are allowed below ``job_dir``.
     ``gpu``: the job runs on the GPU, so the GPU's device nodes and ``/proc`` stay writable.
+    ``homes``: the homes of the user the build runs as, hidden but for what the snippet needs of
+    them (`build_homes` where none is given).
 
     Where the kernel gives a PID namespace, this returns in a new process two levels below the
     caller (`pid_namespace`): the calling process only waits, and exits as the snippet will."""
@@ -184,7 +191,7 @@ def enter(
         # Before the network namespace: /proc/net/unix lists the sockets of the machine's.
         if not _cover_path_sockets():
             missing.append(SOCKETS)
-        if not _hide_secrets(project):
+        if not _hide_secrets(project, homes, (*own_folders, job_dir)):
             missing.append(SECRETS)
         try:
             _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={memory_limit},mode=1777")
@@ -348,16 +355,93 @@ def _cover_path_sockets() -> bool:
     return failed == 0
 
 
-def _hide_secrets(project: str | None) -> bool:
-    """Password hashes, root's home and the project's ``.git``: covered where they exist."""
-    hidden_folder = "size=4k,mode=000"
+# What a home holds that a build must not publish: keys, tokens and the logins of tools. Covered
+# one by one only where the home itself must stay readable (the project or Python is the home).
+HOME_CREDENTIALS = (
+    ".ssh", ".aws", ".azure", ".config/gcloud", ".config/gh", ".config/git", ".docker", ".kube",
+    ".gnupg", ".netrc", ".npmrc", ".pypirc", ".gitconfig", ".git-credentials", ".cargo/credentials",
+    ".cargo/credentials.toml", ".gem/credentials", ".m2/settings.xml", ".terraform.d", ".vault-token",
+    ".local/share/keyrings", ".bash_history", ".python_history",
+)
+
+
+def build_homes() -> tuple[str, ...]:
+    """The homes of the user a build runs as: its passwd entry's and ``$HOME``, and root's."""
+    homes = {"/root", os.environ.get("HOME", "")}
+    with contextlib.suppress(KeyError, ImportError):
+        import pwd
+
+        homes.add(pwd.getpwuid(os.geteuid()).pw_dir)
+    return tuple(sorted(home for home in homes if home))
+
+
+def _needed_places(project: str | None, own: tuple[str, ...]) -> list[Path]:
+    """What a snippet reads or writes that may lie in a home: the project, Python, its import
+    path and programs, matplotlib's font cache and the snippet's own folders."""
+    places = [project or os.getcwd(), sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+    places += [entry for entry in sys.path if entry]
+    places += os.environ.get("PATH", "").split(os.pathsep)
+    places += [os.environ.get("MPLCONFIGDIR", ""), *own]
+    found = []
+    for place in places:
+        with contextlib.suppress(OSError):
+            path = Path(place).resolve()
+            if place and path.is_dir():
+                found.append(path)
+    return found
+
+
+def _hide_home(home: str, needed: list[Path]) -> bool:
+    """An empty tmpfs over ``home``; what a snippet needs of it (`_needed_places`) is bound back,
+    at the same path. Where the home itself is needed, its credentials (`HOME_CREDENTIALS`) are
+    covered instead."""
+    try:
+        root = Path(home).resolve()
+    except OSError:
+        return True
+    if root == Path("/") or not root.is_dir():
+        return True
+    inside = sorted({place for place in needed if place.is_relative_to(root)})
+    if root in inside:
+        return _cover_credentials(root)
+    kept = [place for place in inside if not any(place != other and place.is_relative_to(other) for other in inside)]
+    opened = []
+    try:
+        opened = [(place, os.open(place, os.O_PATH | os.O_CLOEXEC)) for place in kept]
+        _mount("tmpfs", str(root), "tmpfs", _MS_NOSUID | _MS_NODEV, "size=64k,mode=0755" if kept else "size=4k,mode=000")
+        for place, fd in opened:
+            place.mkdir(parents=True, exist_ok=True)  # in the tmpfs: the way to it, empty but for it
+            _mount(f"/proc/self/fd/{fd}", str(place), None, _MS_BIND | _MS_REC)
+    except OSError:
+        return False
+    finally:
+        for _, fd in opened:
+            os.close(fd)
+    return True
+
+
+def _cover_credentials(home: Path) -> bool:
+    covered = True
+    for name in HOME_CREDENTIALS:
+        path = home / name
+        try:
+            if path.is_dir() and not path.is_symlink():
+                _mount("tmpfs", str(path), "tmpfs", _MS_NOSUID | _MS_NODEV, "size=4k,mode=000")
+            elif path.exists() or path.is_symlink():
+                _mount("/dev/null", str(path), None, _MS_BIND)
+        except OSError:
+            covered = False
+    return covered
+
+
+def _hide_secrets(project: str | None, homes: tuple[str, ...] = (), own: tuple[str, ...] = ()) -> bool:
+    """Password hashes, the build user's home and root's (but for what the snippet needs of them)
+    and the project's ``.git``: covered where they exist."""
+    needed = _needed_places(project, own)
+    hidden = all([_hide_home(home, needed) for home in sorted(set(homes or build_homes()), key=len)])
     covers = [("/etc/shadow", None), ("/etc/gshadow", None)]
-    needed = [project or os.getcwd(), sys.prefix, sys.base_prefix, sys.executable]
-    if not any(Path(place).resolve().is_relative_to("/root") for place in needed):
-        covers.append(("/root", hidden_folder))
     if project is not None:
-        covers.append((os.path.join(project, ".git"), hidden_folder))
-    hidden = True
+        covers.append((os.path.join(project, ".git"), "size=4k,mode=000"))
     for path, folder in covers:
         if not os.path.lexists(path):
             continue

@@ -19,6 +19,9 @@ from docexec.execution.result import Status
 from docexec.sandbox import restrictions
 
 
+SECRET = "s3cr3t-in-the-home-5e2a"
+
+
 def needs(restriction: str) -> None:
     if restriction in restrictions.unenforced():
         pytest.skip(f"this machine does not enforce: {restriction}")
@@ -316,3 +319,69 @@ def test_a_spawned_worker_runs_the_source_that_was_keyed_not_the_file_edited_sin
     result = results[path]
     assert result.status == Status.PASSED, result.failure
     assert result.output == "edited meanwhile: True\nthe worker ran: as keyed\n"
+
+
+CREDENTIALS = (".ssh/id_ed25519", ".npmrc", ".gitconfig", ".netrc", ".config/gh/hosts.yml", ".docker/config.json", ".aws/credentials", "notes.txt")
+
+# Reads what a build user's home holds, and lists the real one of the user it runs as.
+READS_THE_HOME = """
+    import os
+    import pwd
+    import sys
+    from pathlib import Path
+
+    home = {home!r}
+    for name in {names!r}:
+        try:
+            with open(os.path.join(home, name)) as secret:
+                print(name, "read:", secret.read().strip())
+        except OSError as error:
+            print(name, "refused:", type(error).__name__)
+    print("the home lists:", sorted(os.listdir(home)))
+    print("the project reads:", open({pyproject!r}).read().startswith("[tool.docexec]"))
+    real = Path(pwd.getpwuid(os.geteuid()).pw_dir).resolve()
+    needed = [sys.prefix, sys.base_prefix, *sys.path, *os.environ["PATH"].split(os.pathsep)]
+    ways = set()
+    for place in filter(None, needed):
+        if Path(place).resolve().is_relative_to(real) and Path(place).resolve() != real:
+            ways.add(Path(place).resolve().relative_to(real).parts[0])
+    try:
+        seen = set(os.listdir(real))
+    except OSError:
+        seen = set()
+    print("in the real home besides the way to Python:", sorted(seen - ways))
+    readable = []
+    for name in {credentials!r}:
+        try:
+            open(real / name).close()
+            readable.append(name)
+        except OSError:
+            pass
+    print("its credentials readable:", readable)
+"""
+
+
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "subprocess"])
+def test_the_build_users_home_shows_a_snippet_only_what_it_needs(project, tmp_path, monkeypatch, fork):
+    """As on a CI runner, the project lies in the home of the user the build runs as (and on this
+    machine Python too may live in a home, as pyenv puts it)."""
+    needs(restrictions.SECRETS)
+    home = project.root.parent
+    for name in CREDENTIALS:
+        (home / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / name).write_text(SECRET)
+    monkeypatch.setenv("HOME", str(home))
+    code = READS_THE_HOME.format(
+        home=str(home),
+        names=CREDENTIALS,
+        pyproject=str(project.root / "pyproject.toml"),
+        credentials=[name for name in restrictions.HOME_CREDENTIALS if not name.endswith("history")],
+    )
+    path = project.snippet("reads_the_home.py", code)
+    result = project.engine(fork=fork).execute([path], progress=False)[0][path]
+    assert result.status == Status.PASSED, result.failure
+    assert SECRET not in result.output
+    lines = result.output.splitlines()
+    assert lines[: len(CREDENTIALS)] == [f"{name} refused: FileNotFoundError" for name in CREDENTIALS]
+    assert lines[len(CREDENTIALS) :][:2] == ["the home lists: ['project']", "the project reads: True"]
+    assert lines[-2:] == ["in the real home besides the way to Python: []", "its credentials readable: []"]
