@@ -44,11 +44,12 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
 - Landlock: writes are allowed in the job's own folders (its work, home and temporary folders),
   its record of output, ``/dev/shm`` and the null devices, and refused everywhere else with
   PermissionError. A snippet that runs on the GPU may also write to the GPU's device nodes
-  (`GPU_DEVICE_NODES`: CUDA opens them for writing) and below ``/proc`` (CUDA's driver writes to
-  its threads' entries there: it fails with error 304 otherwise, found by exclusion on an H200);
-  its ``/proc/sys`` is read-only and its ``/proc/sysrq-trigger`` is ``/dev/null``, in its own mount
-  namespace, so that the kernel's settings stay out of reach when the build runs as root
-  (`_guard_kernel_settings`). Landlock also forbids the snippet to mount or unmount anything.
+  (`GPU_DEVICE_NODES`, character devices only: CUDA opens them for writing) and its processes'
+  entries below ``/proc`` (CUDA's driver writes to its threads' entries there: it fails with error
+  304 otherwise, found by exclusion on an H200); every other entry of its ``/proc`` (``sys``,
+  ``bus/pci``, ``irq``, ``pressure``, ...) is read-only and ``/proc/sysrq-trigger`` is
+  ``/dev/null``, in its own mount namespace, so that the machine's settings and devices stay out
+  of reach when the build runs as root (`_guard_kernel_settings`; `writable_places` is the rule set). Landlock also forbids the snippet to mount or unmount anything.
   Where the kernel has Landlock's scopes (Linux 6.12), signals too: the snippet's processes may signal one
   another, not its warm server, the engine or any other process of the user (PermissionError).
 - No capabilities: a snippet run as root cannot undo any of this (`_drop_capabilities`).
@@ -110,12 +111,53 @@ ALL = (
 # Devices that programs write to as a matter of course.
 _WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
 # What the CUDA driver opens read-write: /dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia0, ... and the
-# capability nodes below /dev/nvidia-caps. Only a job run on the GPU gets them.
-GPU_DEVICE_NODES = "/dev/nvidia*"
+# capability nodes below /dev/nvidia-caps. Only a job run on the GPU gets them, and only device
+# nodes of those names: no folder (new entries), nothing else in /dev.
+GPU_DEVICE_NODES = ("nvidiactl", "nvidia[0-9]*", "nvidia-uvm*", "nvidia-modeset", "nvidia-caps/nvidia-cap*")
+# Of /proc, a GPU job may write only its own processes' entries (/proc/<pid>: CUDA's driver writes
+# to its threads' there); every other entry is read-only in its mount namespace.
+PROC_PER_PROCESS = ("self", "thread-self")
 
 
-def gpu_device_nodes() -> list[Path]:
-    return sorted(Path("/").glob(GPU_DEVICE_NODES.lstrip("/")))
+def gpu_device_nodes(dev: str = "/dev") -> list[Path]:
+    """The GPU's character devices below ``dev``."""
+    found = {path for pattern in GPU_DEVICE_NODES for path in Path(dev).glob(pattern)}
+    return sorted(path for path in found if _is_device_node(path))
+
+
+def _is_device_node(path: Path) -> bool:
+    try:
+        return stat.S_ISCHR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def writable_places(
+    job_dir: str, own_folders: tuple[str, ...] = (), own_files: tuple[str, ...] = (), gpu: bool = False
+) -> list[Path]:
+    """What Landlock lets a snippet write: its folders and record, its ``/dev/shm``, the null
+    devices and, on the GPU, the GPU's device nodes and ``/proc`` (`read_only_proc_entries`
+    leaves only its processes' entries writable there)."""
+    writable = [*own_folders, *own_files] if own_folders else [job_dir]
+    return [
+        *map(Path, writable),
+        Path("/dev/shm"),
+        *map(Path, _WRITABLE_DEVICES),
+        *([*gpu_device_nodes(), Path("/proc")] if gpu else []),
+    ]
+
+
+def read_only_proc_entries(proc: str = "/proc") -> list[Path]:
+    """Every entry of ``proc`` but its processes' own (``/proc/<pid>``, ``self``, ``thread-self``):
+    the machine's settings, devices and pressure triggers (``sys``, ``bus/pci``, ``irq``,
+    ``pressure``, ``sysrq-trigger``, ...), made read-only for a GPU job."""
+    entries = []
+    for entry in sorted(os.listdir(proc)):
+        path = Path(proc, entry)
+        if entry.isdigit() or entry in PROC_PER_PROCESS or path.is_symlink():
+            continue
+        entries.append(path)
+    return entries
 
 
 @functools.cache
@@ -216,15 +258,7 @@ def enter(
         missing.append(FILE_SIZE)
     if read_only_project.available():
         try:
-            writable = [*own_folders, *own_files] if own_folders else [job_dir]
-            read_only_project.allow_writes_only_below(
-                [
-                    *map(Path, writable),
-                    Path("/dev/shm"),
-                    *map(Path, _WRITABLE_DEVICES),
-                    *([*gpu_device_nodes(), Path("/proc")] if gpu else []),
-                ]
-            )
+            read_only_project.allow_writes_only_below(writable_places(job_dir, own_folders, own_files, gpu))
         except OSError:
             missing.append(WRITES)
             scoped = False
@@ -324,12 +358,14 @@ def _end_detached_segments() -> None:
 
 
 def _guard_kernel_settings() -> bool:
-    """``/proc/sys`` read-only and ``/dev/null`` over ``/proc/sysrq-trigger``, in this mount
-    namespace: for a GPU job, whose Landlock rules must allow writes below ``/proc``."""
+    """For a GPU job, whose Landlock rules must allow writes below ``/proc``: every entry there but
+    its processes' own read-only in this mount namespace (`read_only_proc_entries`), and
+    ``/dev/null`` over ``/proc/sysrq-trigger`` all the same."""
     try:
-        if os.path.isdir("/proc/sys"):
-            _mount("/proc/sys", "/proc/sys", None, _MS_BIND | _MS_REC)
-            _mount(None, "/proc/sys", None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_REC)
+        for path in read_only_proc_entries():
+            target = str(path)
+            _mount(target, target, None, _MS_BIND | _MS_REC)
+            _mount(None, target, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_REC)
         if os.path.exists("/proc/sysrq-trigger"):
             _mount("/dev/null", "/proc/sysrq-trigger", None, _MS_BIND)
     except OSError:

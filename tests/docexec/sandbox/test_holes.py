@@ -6,6 +6,7 @@ to the machine's settings from a GPU job, read the credentials in the build user
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from pathlib import Path
 
@@ -385,3 +386,75 @@ def test_the_build_users_home_shows_a_snippet_only_what_it_needs(project, tmp_pa
     assert lines[: len(CREDENTIALS)] == [f"{name} refused: FileNotFoundError" for name in CREDENTIALS]
     assert lines[len(CREDENTIALS) :][:2] == ["the home lists: ['project']", "the project reads: True"]
     assert lines[-2:] == ["in the real home besides the way to Python: []", "its credentials readable: []"]
+
+
+# Opens the machine's settings and devices for writing (opening alone changes nothing), and writes
+# its own name, as CUDA's driver names its threads.
+GPU_JOB_WRITES = """
+    # docexec: cuda
+    import glob
+    import os
+
+    places = {
+        "PCI config space": sorted(glob.glob("/proc/bus/pci/*/*"))[:1],
+        "IRQ affinity": sorted(glob.glob("/proc/irq/*/smp_affinity"))[:1],
+        "pressure trigger": ["/proc/pressure/cpu"],
+        "kernel setting": ["/proc/sys/vm/drop_caches"],
+        "sysrq": ["/proc/sysrq-trigger"],
+    }
+    for name, paths in places.items():
+        for path in paths:
+            if not os.path.exists(path):
+                print(name, "absent")
+                continue
+            try:
+                os.close(os.open(path, os.O_WRONLY))
+                print(name, "opened for writing" if path != "/proc/sysrq-trigger" or os.path.getsize(path) else "null")
+            except OSError as error:
+                print(name, "refused:", type(error).__name__)
+    with open(f"/proc/self/task/{os.getpid()}/comm", "w") as comm:
+        comm.write("its-own-name")
+    print("its own entry written:", open("/proc/self/comm").read().strip())
+"""
+
+
+def test_a_gpu_job_writes_only_its_own_entries_below_proc(project):
+    """Simulated: on a CPU, a snippet declared cuda runs with a GPU job's rules when the engine is
+    told the device is CUDA."""
+    needs(restrictions.WRITES)
+    path = project.snippet("gpu_job_writes.py", GPU_JOB_WRITES)
+    result = project.engine(device="cuda").execute([path], progress=False)[0][path]
+    assert result.status == Status.PASSED, result.failure
+    for line in result.output.splitlines()[:-1]:
+        assert line.endswith((" absent", " refused: OSError", " refused: PermissionError", " null")), line
+    assert result.output.splitlines()[-1] == "its own entry written: its-own-name"
+
+
+def test_a_gpu_jobs_rules_name_the_gpus_device_nodes_and_nothing_else(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("making device nodes (mknod) takes root")
+    nodes = ["nvidiactl", "nvidia0", "nvidia1", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset"]
+    (tmp_path / "nvidia-caps").mkdir()
+    for name in [*nodes, "nvidia-caps/nvidia-cap1", "kmsg", "nvidiax"]:
+        os.mknod(tmp_path / name, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    (tmp_path / "nvidia-log").write_text("")  # a file, not a device
+    expected = sorted([*(tmp_path / name for name in nodes), tmp_path / "nvidia-caps" / "nvidia-cap1"])
+    assert restrictions.gpu_device_nodes(str(tmp_path)) == expected
+
+
+def test_a_gpu_job_may_write_the_gpu_and_proc_besides_what_any_job_may(monkeypatch):
+    monkeypatch.setattr(restrictions, "gpu_device_nodes", lambda: [Path("/dev/nvidia0")])
+    own = ("/job/work", "/job/home", "/job/tmp")
+    cpu = restrictions.writable_places("/job", own, ("/job/events.jsonl",))
+    gpu = restrictions.writable_places("/job", own, ("/job/events.jsonl",), gpu=True)
+    assert gpu == [*cpu, Path("/dev/nvidia0"), Path("/proc")]
+    assert Path("/job") not in cpu and Path("/dev") not in cpu
+
+
+def test_of_proc_only_the_processes_own_entries_stay_writable_for_a_gpu_job():
+    read_only = {path.name for path in restrictions.read_only_proc_entries()}
+    for entry in ("sys", "irq", "bus", "pressure", "sysrq-trigger"):
+        assert entry in read_only or not Path("/proc", entry).exists(), entry
+    assert not {name for name in read_only if name.isdigit()} and "self" not in read_only
+    left = set(os.listdir("/proc")) - read_only
+    assert all(name.isdigit() or Path("/proc", name).is_symlink() for name in left), left
