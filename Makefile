@@ -94,13 +94,19 @@ quick: $(STAMP) ## after a content change: lint, the site checks without a build
 	$(BIN)/ruff check src tests snippets
 	$(BIN)/pytest -q -p no:cacheprovider -m "not site_build" tests/site $(CHANGED_SNIPPETS)
 
-# `make seeds`: the CPU snippets (SEED_PATHS, default all of snippets/) under five more seeds.
-# A claim that held for one random draw only fails here, named with the seed that broke it;
-# `docexec run --seed N FILE` reproduces it. CUDA snippets are skipped as in any CPU run.
-SEEDS      ?= 1 2 3 4 5
+# `make seeds`: the CPU snippets (SEED_PATHS, default all of snippets/) under SEED_COUNT seeds drawn
+# afresh on every run (1 to 2**31 - 1, from /dev/urandom), so no bound can be fitted to the seeds
+# it checks. It prints them first; a failure is named with the seed that broke it, and
+# `docexec run --seed N FILE` reproduces it (SEEDS="7 9" reruns chosen ones). CUDA snippets are
+# skipped as in any CPU run.
+SEED_COUNT ?= 5
+SEEDS      ?=
 SEED_PATHS ?= snippets
-seeds: $(STAMP) ## the snippets under five more seeds (SEEDS="1 2", SEED_PATHS=folder): each failure named with its seed
-	@failed=; for seed in $(SEEDS); do \
+seeds: $(STAMP) ## the snippets under SEED_COUNT=5 fresh seeds (SEEDS="7 9" to rerun some, SEED_PATHS=folder), printed first
+	@seeds="$(SEEDS)"; test -n "$$seeds" || for n in $$(od -An -vtu4 -N$$((4 * $(SEED_COUNT))) /dev/urandom); do \
+	  seeds="$$seeds $$((n % 2147483647 + 1))"; done; \
+	echo "seeds:" $$seeds; \
+	failed=; for seed in $$seeds; do \
 	  out=$$(nice -n 10 $(BIN)/docexec run --quiet --seed $$seed $(SEED_PATHS) 2>&1) || failed="$$failed $$seed"; \
 	  printf '%s\n' "$$out" | sed "s/^FAIL /FAIL [seed $$seed] /; s/^\([0-9][0-9]* executed\)/seed $$seed: \1/"; \
 	done; \

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,28 @@ def test_another_seed_prints_other_numbers():
         outputs[seed] = {path: results[path].output for path in SAMPLE}
     same = [path for path in SAMPLE if outputs[0][path] == outputs[1][path]]
     assert not same, f"`--seed 1` printed what seed 0 printed: {same}"
+
+
+def _seeds_run(count: int) -> tuple[list[int], str]:
+    ran = subprocess.run(
+        ["make", "--no-print-directory", "seeds", f"SEED_COUNT={count}", f"SEED_PATHS={SAMPLE[0]}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    drawn = re.search(r"^seeds:((?: \d+)+)$", ran.stdout, re.M)
+    assert drawn, f"`make seeds` does not print the seeds it drew:\n{ran.stdout}"
+    return [int(seed) for seed in drawn[1].split()], ran.stdout
+
+
+@pytest.mark.site_build  # it runs snippets, like a build; `make quick` leaves it out
+def test_make_seeds_draws_fresh_seeds_each_run_and_prints_them():
+    """Seeds fixed in the Makefile are seeds a bound can be fitted to; drawn afresh, they are not."""
+    first, output = _seeds_run(2)
+    second, _ = _seeds_run(2)
+    assert len(first) == len(second) == 2 and first != second
+    assert all(0 < seed < 2**31 for seed in first + second)
+    for seed in first:  # each run is named with its seed, so `docexec run --seed N` reproduces it
+        assert f"seed {seed}: 1 executed" in output
