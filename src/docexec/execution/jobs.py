@@ -13,7 +13,6 @@ from pathlib import Path
 
 from docexec.sandbox import restrictions
 
-
 # Files and folders in a job's folder past which its snippet is stopped: every one is counted (no
 # number of empty files hides the bytes of others), and a count this high is no page's example.
 MOST_FILES = 200_000

@@ -178,10 +178,14 @@ def _own_tmpfs(members: list[int]) -> tuple[int, int | None]:
 def _only_held(path: str, own_folder: str | None) -> bool:
     """A memfd, or a file removed from the snippet's folders: no name left but in its processes."""
     path = path.removesuffix(" (deleted)")
-    return path.startswith("/memfd:") or (own_folder is not None and path.startswith(own_folder.rstrip("/") + "/"))
+    if path.startswith("/memfd:"):
+        return True
+    return own_folder is not None and path.startswith(own_folder.rstrip("/") + "/")
 
 
-def _held_files(members: list[int], tmpfs_device: int | None, own_folder: str | None) -> dict[tuple[int, int], int]:
+def _held_files(
+    members: list[int], tmpfs_device: int | None, own_folder: str | None
+) -> dict[tuple[int, int], int]:
     """(device, inode) -> bytes of each file that only ``members`` hold, open or mapped."""
     held: dict[tuple[int, int], int] = {}
     for member in members:
@@ -230,7 +234,9 @@ def tree_resident(pid: int) -> int:
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
 
-def _pss(pid: int, counted_devices: set[int] | None = None, counted_files: set[tuple[int, int]] | None = None) -> int:
+def _pss(
+    pid: int, counted_devices: set[int] | None = None, counted_files: set[tuple[int, int]] | None = None
+) -> int:
     """The proportional set size of ``pid``, less what it maps of the files counted whole
     (on ``counted_devices``, or in ``counted_files``: (device, inode))."""
     if not counted_devices and not counted_files:

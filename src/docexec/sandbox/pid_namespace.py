@@ -82,7 +82,7 @@ def _keep_only(status_fd: int) -> None:
         if fd != null:
             os.dup2(null, fd)
     keep = sorted({0, 1, 2, status_fd})
-    for low, high in zip(keep, [*keep[1:], 1 << 20]):
+    for low, high in zip(keep, [*keep[1:], 1 << 20], strict=True):
         os.closerange(low + 1, high)
 
 

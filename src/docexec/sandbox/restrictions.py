@@ -49,7 +49,8 @@ to make namespaces, no Landlock) is returned by name: the build says which are n
   304 otherwise, found by exclusion on an H200); every other entry of its ``/proc`` (``sys``,
   ``bus/pci``, ``irq``, ``pressure``, ...) is read-only and ``/proc/sysrq-trigger`` is
   ``/dev/null``, in its own mount namespace, so that the machine's settings and devices stay out
-  of reach when the build runs as root (`_guard_kernel_settings`; `writable_places` is the rule set). Landlock also forbids the snippet to mount or unmount anything.
+  of reach when the build runs as root (`_guard_kernel_settings`; `writable_places` is the rule
+  set). Landlock also forbids the snippet to mount or unmount anything.
   Where the kernel has Landlock's scopes (Linux 6.12), signals too: the snippet's processes may signal one
   another, not its warm server, the engine or any other process of the user (PermissionError).
 - No capabilities: a snippet run as root cannot undo any of this (`_drop_capabilities`).
@@ -414,7 +415,8 @@ def build_homes() -> tuple[str, ...]:
 def _needed_places(project: str | None, own: tuple[str, ...]) -> list[Path]:
     """What a snippet reads or writes that may lie in a home: the project, Python, its import
     path and programs, matplotlib's font cache and the snippet's own folders."""
-    places = [project or os.getcwd(), sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+    python_folder = os.path.dirname(os.path.realpath(sys.executable))
+    places = [project or os.getcwd(), sys.prefix, sys.base_prefix, python_folder]
     places += [entry for entry in sys.path if entry]
     places += os.environ.get("PATH", "").split(os.pathsep)
     places += [os.environ.get("MPLCONFIGDIR", ""), *own]
@@ -440,11 +442,15 @@ def _hide_home(home: str, needed: list[Path]) -> bool:
     inside = sorted({place for place in needed if place.is_relative_to(root)})
     if root in inside:
         return _cover_credentials(root)
-    kept = [place for place in inside if not any(place != other and place.is_relative_to(other) for other in inside)]
+    def below_another(place: Path) -> bool:
+        return any(place != other and place.is_relative_to(other) for other in inside)
+
+    kept = [place for place in inside if not below_another(place)]
     opened = []
     try:
         opened = [(place, os.open(place, os.O_PATH | os.O_CLOEXEC)) for place in kept]
-        _mount("tmpfs", str(root), "tmpfs", _MS_NOSUID | _MS_NODEV, "size=64k,mode=0755" if kept else "size=4k,mode=000")
+        options = "size=64k,mode=0755" if kept else "size=4k,mode=000"
+        _mount("tmpfs", str(root), "tmpfs", _MS_NOSUID | _MS_NODEV, options)
         for place, fd in opened:
             place.mkdir(parents=True, exist_ok=True)  # in the tmpfs: the way to it, empty but for it
             _mount(f"/proc/self/fd/{fd}", str(place), None, _MS_BIND | _MS_REC)

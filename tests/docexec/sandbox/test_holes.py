@@ -19,7 +19,6 @@ from docexec.execution.jobs import MOST_FILES, Report
 from docexec.execution.result import Status
 from docexec.sandbox import restrictions
 
-
 SECRET = "s3cr3t-in-the-home-5e2a"
 
 
@@ -148,7 +147,8 @@ DETACHES_SEGMENTS = """
         ctypes.memset(address, 1, size)
         libc.shmdt(ctypes.c_void_p(address))
     time.sleep(3)
-    print("attached again:", sum(libc.shmat(segment, None, 0) not in (None, 2**64 - 1) for segment in segments))
+    failed = (None, 2**64 - 1)
+    print("attached again:", sum(libc.shmat(segment, None, 0) not in failed for segment in segments))
 """
 
 
@@ -183,7 +183,8 @@ def holes(request, module_project):
         "shared_anonymous_and_memfd.py": SHARED_ANONYMOUS_AND_MEMFD,
     }
     paths = [module_project.snippet(name, code) for name, code in snippets.items()]
-    engine = module_project.engine(workers=2, fork=request.param, cache_dir=module_project.root / f".cache-{request.param}")
+    cache_dir = module_project.root / f".cache-{request.param}"
+    engine = module_project.engine(workers=2, fork=request.param, cache_dir=cache_dir)
     results, _ = engine.execute(paths, progress=False)
     return {path.removeprefix("snippets/"): result for path, result in results.items()}
 
@@ -272,7 +273,14 @@ def test_the_count_of_files_has_no_cut_off_and_a_count_past_reason_stops_the_sni
 
 
 def test_a_snippet_stopped_for_its_count_of_files_says_so(project):
-    report = Report(exit_code=-9, timeout=60, memory_limit=1 << 30, root=str(project.root), duration=1.0, files_exceeded=True)
+    report = Report(
+        exit_code=-9,
+        timeout=60,
+        memory_limit=1 << 30,
+        root=str(project.root),
+        duration=1.0,
+        files_exceeded=True,
+    )
     failure = result_module._judge("snippets/x.py", report, False, None, Declarations())
     assert failure is not None
     assert failure[1] == (
@@ -311,7 +319,10 @@ SPAWNS_AFTER_AN_EDIT = """
 def test_a_spawned_worker_runs_the_source_that_was_keyed_not_the_file_edited_since(project, fork):
     path = project.snippet("spawns.py", SPAWNS_AFTER_AN_EDIT)
     on_disk = project.root / path
-    edited = threading.Timer(2.0, lambda: on_disk.write_text(on_disk.read_text().replace("as keyed", "as edited")))
+    def edit():
+        on_disk.write_text(on_disk.read_text().replace("as keyed", "as edited"))
+
+    edited = threading.Timer(2.0, edit)
     edited.start()
     try:
         results, _ = project.engine(fork=fork).execute([path], progress=False)
@@ -322,7 +333,16 @@ def test_a_spawned_worker_runs_the_source_that_was_keyed_not_the_file_edited_sin
     assert result.output == "edited meanwhile: True\nthe worker ran: as keyed\n"
 
 
-CREDENTIALS = (".ssh/id_ed25519", ".npmrc", ".gitconfig", ".netrc", ".config/gh/hosts.yml", ".docker/config.json", ".aws/credentials", "notes.txt")
+CREDENTIALS = (
+    ".ssh/id_ed25519",
+    ".npmrc",
+    ".gitconfig",
+    ".netrc",
+    ".config/gh/hosts.yml",
+    ".docker/config.json",
+    ".aws/credentials",
+    "notes.txt",
+)
 
 # Reads what a build user's home holds, and lists the real one of the user it runs as.
 READS_THE_HOME = """
@@ -409,7 +429,8 @@ GPU_JOB_WRITES = """
                 continue
             try:
                 os.close(os.open(path, os.O_WRONLY))
-                print(name, "opened for writing" if path != "/proc/sysrq-trigger" or os.path.getsize(path) else "null")
+                written = path != "/proc/sysrq-trigger" or os.path.getsize(path)
+                print(name, "opened for writing" if written else "null")
             except OSError as error:
                 print(name, "refused:", type(error).__name__)
     with open(f"/proc/self/task/{os.getpid()}/comm", "w") as comm:
