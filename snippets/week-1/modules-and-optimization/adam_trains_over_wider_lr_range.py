@@ -50,18 +50,25 @@ for _ in range(STEPS):
 final = dict(zip(runs, losses_of(nets).tolist()))
 trained = {name: [lr for lr in lrs if final[name, lr] < TARGET]
            for name in optimizers}
-momentum, adam = trained["SGD, momentum 0.9"], trained["Adam (default betas)"]
-assert trained["SGD"] == []  # no learning rate reaches it in 100 steps
-assert 1 <= len(momentum) <= 3  # at most a decade (2 rates in seeds 0-5)
-assert len(adam) >= max(4, len(momentum) + 2)  # 1.5 decades or more
+sgd, momentum = trained["SGD"], trained["SGD, momentum 0.9"]
+adam = trained["Adam (default betas)"]
+# Compared on the same draw: how many rates reach the target depends on it
+assert len(sgd) < len(momentum) < len(adam)
+adam_best = min(final["Adam (default betas)", lr] for lr in adam)
+assert final["Adam (default betas)", 1e-3] > 10 * adam_best  # default: slow
 # --8<-- [end:gist]
-assert min(adam) > 1e-3  # Adam's default rate is below its range here
+# Over seeds 0 to 60: SGD trained at 0 or 1 rate, momentum at 2 to 4, Adam
+# at 4 to 6, and Adam's default ended at least 50x above its best rate
+# (seed 56): the 10x above leaves a margin of 5.
 for name, ok in trained.items():
     span = "none"
     if ok:
         decades = math.log10(max(ok) / min(ok))
         span = f"{min(ok):.0e} to {max(ok):.0e} ({decades:.1f} decades)"
     print(f"{name:21}: loss < {TARGET} in {STEPS} steps at lr {span}")
+print(f"Adam at its default lr 1e-3: loss "
+      f"{final['Adam (default betas)', 1e-3]:.3f}, over 10x its best "
+      f"rate's {adam_best:.2g}")
 
 fig, ax = plt.subplots(figsize=(4.8, 3))
 for name in optimizers:
