@@ -35,7 +35,8 @@ class Net(nn.Module):
 results = {}
 for bug in ["", "detached body", "frozen first layer", "softmax before CE"]:
     torch.manual_seed(SEED + 1)
-    result = overfit_one_batch(Net(bug), batch, F.cross_entropy, steps=150)
+    result = overfit_one_batch(Net(bug), batch, F.cross_entropy, steps=150,
+                               target_ratio=0.05)
     results[bug or "healthy"] = result
     print(f"{bug or 'healthy':<19} {result.verdict}")
 # --8<-- [end:gist]
@@ -46,10 +47,14 @@ assert not results["detached body"].memorized
 assert results["detached body"].without_grad == [
     "body.0.weight", "body.0.bias", "body.2.weight", "body.2.bias"]
 # --8<-- [end:gist]
-# the rest of the model still fits the batch: the loss falls by 98%, so
-# the curve may pass it; the parameter check fails in every draw
+# The rest of the model still fits the batch, more slowly than the healthy
+# one on the same draw; the curve may pass it, the parameter check never.
+# Over seeds 0 to 100 the healthy end was at most 1.3 % of the start (seed
+# 66; the 5 % target leaves a margin of 3.7), the frozen end 0.6 % to 6.0 %
+# (seed 50; the 20 % bound below leaves 3.3) and at least twice the healthy.
 frozen_losses = results["frozen first layer"].losses
-assert frozen_losses[-1] < 0.02 * frozen_losses[0]
+assert frozen_losses[-1] < 0.2 * frozen_losses[0]
+assert frozen_losses[-1] > results["healthy"].losses[-1]
 # --8<-- [start:gist]
 assert results["frozen first layer"].frozen == ["body.0.weight", "body.0.bias"]
 assert not results["softmax before CE"].memorized
