@@ -14,7 +14,16 @@ IN_RUNNER = False  # set in the process that runs a reader's function (torchguid
 
 def all_drills() -> dict[str, Drill]:
     """Every drill by id, in the order of the curriculum."""
-    from torchguide.drills import data_loading, debugging, labs, layers, training, week_1
+    from torchguide.drills import (
+        data_loading,
+        debugging,
+        generation,
+        labs,
+        layers,
+        training,
+        transformer_blocks,
+        week_1,
+    )
 
     drills = [
         *week_1.DRILLS,
@@ -22,6 +31,8 @@ def all_drills() -> dict[str, Drill]:
         *training.DRILLS,
         *data_loading.DRILLS,
         *debugging.DRILLS,
+        *transformer_blocks.DRILLS,
+        *generation.DRILLS,
         *labs.DRILLS,
     ]
     found: dict[str, Drill] = {}

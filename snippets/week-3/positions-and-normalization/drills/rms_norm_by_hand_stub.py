@@ -1,0 +1,3 @@
+def rms_norm(x, weight, eps):
+    """RMSNorm by hand, with its gradients."""
+    raise NotImplementedError
