@@ -1,10 +1,10 @@
 import torch
 from torch.utils.data import DistributedSampler
 
-data = range(16)
+data = range(32)  # two halves of 16 miss by chance once in C(32, 16)
 seed = torch.initial_seed() % 2**31
 # --8<-- [start:gist]
-# a different seed per rank (seed=rank, or seeding torch with the rank):
+# a different sampler seed per rank (seed=rank, or seed + rank):
 parts = [list(DistributedSampler(data, num_replicas=2, rank=r,
                                  seed=seed + r)) for r in range(2)]
 seen_twice = set(parts[0]) & set(parts[1])
