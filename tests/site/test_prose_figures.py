@@ -81,6 +81,16 @@ FOLLOWED_BY_UNIT = re.compile(rf"\s?{UNIT}")
 # a count out of a total ("14 of 15 picks").
 RANGE_START = re.compile(rf"\s?(?:to|–|-|and)\s?(?:over |about |under )?{NUMBER}(?:\s?{UNIT}|\s+of\s+\d)")
 COUNT = re.compile(r"\s+of\s+\d")
+# A factor without a unit: "divide the learning rate by 60", "a factor of 4", "a 3-fold rise". The
+# number is a ratio of two measured figures, as much an output as "60 times", though nothing after
+# it says so.
+FACTOR_BEFORE = re.compile(
+    r"(?:\b(?:divid|multipl|scal|shrink|shrank|grow|grew|cut|reduc|increas|decreas|fall|fell|drop|ris|rose)\w*"
+    r"\b[^.;:]{0,60}?\bby|\bfactor of)\s(?:about |roughly |nearly |almost |over |under |more than |less than "
+    r"|at least |at most )?$",
+    re.IGNORECASE,
+)
+FACTOR_AFTER = re.compile(r"-?fold\b")
 VERSION = re.compile(
     r"(?:torch|PyTorch|Python|CUDA|cuDNN|NCCL|Triton|numpy|NumPy|MkDocs|mkdocs|Material|version|release"
     r"|builds with|sm_|PEP|Day|Week|Q)(?:\s+(?:before|since|up to|from))?\s*$",
@@ -107,6 +117,7 @@ class Stated:
     ratio: bool  # "times", "%": a result, never an input the snippet sets
     magnitude: bool  # "25 orders of magnitude": a printed 1.6e-25 shows it
     sentence: str
+    factor: bool = False  # "by 60": a ratio, or a setting the snippet writes ("a prefetch factor of 8")
 
     def where(self) -> str:
         return f"{self.page}:{self.line}: {self.text!r} in {self.sentence!r}"
@@ -182,11 +193,16 @@ def stated_numbers(page: str, markdown: str) -> list[Stated]:
             if unit is not None and DIMENSION.match(after):
                 continue  # "4096 × 4096": a shape the snippet sets
             ranged = RANGE_START.match(after)
-            measured = unit or "." in number or "e" in number or ranged or COUNT.match(after)
+            factor = (
+                unit is None
+                and _value(number) not in (0, 1)  # "scales it by more than 1": a threshold, not a result
+                and bool(FACTOR_BEFORE.search(before) or FACTOR_AFTER.match(after))
+            )
+            measured = unit or "." in number or "e" in number or ranged or COUNT.match(after) or factor
             if not measured or VERSION.search(before):
                 continue
             named = (unit or ranged).group().split()[-1] if (unit or ranged) else ""
-            named = "%" if named.endswith("%") else named
+            named = "times" if factor and not ranged else "%" if named.endswith("%") else named
             found.append(
                 Stated(
                     page,
@@ -197,6 +213,7 @@ def stated_numbers(page: str, markdown: str) -> list[Stated]:
                     named in RATIOS,
                     named in MAGNITUDES,
                     text[max(0, match.start() - 60) : match.end() + 40].strip(),
+                    factor,
                 )
             )
     return found
@@ -291,7 +308,7 @@ def shown(stated: Stated, printed: Printed, asserted: set[float], written: set[f
     """Whether ``stated`` is printed on its page (to the precision the prose gives it, written as
     the same kind of figure), a bound an assert holds, or, unless it is a ratio, an input a snippet
     sets."""
-    bounds = asserted if stated.ratio else asserted | written
+    bounds = asserted if stated.ratio and not stated.factor else asserted | written
     exact = {(n, scale) for n in bounds for scale in stated.scales}
     if stated.magnitude:
         exact |= {(abs(math.log10(abs(n))), 1.0) for n in asserted if n}
@@ -316,6 +333,22 @@ def test_a_measured_number_is_found_in_prose():
     page = "Both agree on 14 of 15 picks, 1.3 times faster, 61% of the time, 40 to 100 times, 3e-3 lr."
     texts = [s.text for s in stated_numbers("p.md", page)]
     assert texts == ["14", "1.3", "61%", "40", "100", "3e-3"]
+
+
+def test_a_factor_without_a_unit_is_a_measured_ratio():
+    page = (
+        "Enough to divide the stable learning rate by 60. It grows by a factor of 4, a 3-fold rise. "
+        "Divide it by more than 40. Step 2 of the loop, batch size 64."
+    )
+    found = stated_numbers("p.md", page)
+    assert [(s.text, s.ratio) for s in found] == [("60", True), ("4", True), ("3", True), ("40", True)]
+    sixty = found[0]
+    assert not shown(sixty, printed_in("stable lr limit: 0.687, then 0.0114"), set(), set())
+    assert not shown(sixty, printed_in("batch of 60 samples"), set(), set())  # a count, not a ratio
+    assert shown(sixty, printed_in("divided by 60.2x"), set(), set())
+    assert shown(found[3], Printed(), *written_numbers("assert lr_limit < limit / 40"))
+    (setting,) = stated_numbers("p.md", "A prefetch factor of 8 removes the stalls; divide it by 1.")
+    assert shown(setting, Printed(), *written_numbers("DataLoader(data, prefetch_factor=8)"))
 
 
 def test_code_versions_dates_and_quotes_are_not_prose_figures():
