@@ -146,15 +146,21 @@ _MEMORY_ACTIVITY = re.compile(r"Mem(cpy|set) \(")  # "Memset (Device)", "Memcpy 
 # The names of Tensor Core GEMM kernels, by GPU generation (compute capability): the instruction
 # shape (884 Volta, 1688 Turing, 16816 Ampere) or the architecture prefix. A newer GPU also runs
 # older generations' Tensor Core kernels (cuBLAS picks sm80_ kernels on a Hopper for some shapes),
-# so each pattern includes those of the generations before it.
+# so each pattern includes those of the generations before it. A prefix names the architecture a
+# kernel was built for, not the unit it uses: cuBLAS's plain float32 kernels are named
+# sm80_xmma_gemm_..._ffma_... too, and `ffma` (the CUDA cores' fused multiply-add) rules them out.
+_NOT_FFMA = r"^(?!.*ffma)(?=.*(?:{}))"
 _AMPERE = r"16816|1688|sm8\d_"
 _TENSOR_CORE_KERNELS = {
-    (7, 0): ("Volta", r"884"),
-    (7, 5): ("Turing", r"1688"),
-    (7, None): ("Volta or Turing", r"884|1688"),  # 7.2: Jetson Xavier
-    (8, None): ("Ampere or Ada", _AMPERE),
-    (9, None): ("Hopper", r"sm90_|nvjet|" + _AMPERE),
-    (10, None): ("Blackwell", r"sm1\d\d_|sm90_|nvjet|" + _AMPERE),
+    capability: (generation, _NOT_FFMA.format(names))
+    for capability, (generation, names) in {
+        (7, 0): ("Volta", r"884"),
+        (7, 5): ("Turing", r"1688"),
+        (7, None): ("Volta or Turing", r"884|1688"),  # 7.2: Jetson Xavier
+        (8, None): ("Ampere or Ada", _AMPERE),
+        (9, None): ("Hopper", r"sm90_|nvjet|" + _AMPERE),
+        (10, None): ("Blackwell", r"sm1\d\d_|sm90_|nvjet|" + _AMPERE),
+    }.items()
 }
 
 
@@ -166,7 +172,9 @@ def tensor_core_kernels(capability: tuple[int, int]) -> tuple[str, str]:
         capability: ``torch.cuda.get_device_capability()``, e.g. ``(9, 0)``.
 
     Returns:
-        ``(generation, pattern)``, e.g. ``("Hopper", "sm90_|nvjet|...")``.
+        ``(generation, pattern)``, e.g. ``("Hopper", "^(?!.*ffma)(?=.*(?:sm90_|nvjet|...))")``: a
+        name that says ``ffma`` (the CUDA cores' multiply-add) is no Tensor Core kernel, whatever
+        its prefix.
 
     Raises:
         ValueError: For a GPU older than Volta (7.0), which has no Tensor Cores.
@@ -180,6 +188,7 @@ def tensor_core_kernels(capability: tuple[int, int]) -> tuple[str, str]:
       assert generation == "Ampere or Ada"
       assert re.search(pattern, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn")
       assert not re.search(pattern, "volta_sgemm_128x64_nn")
+      assert not re.search(pattern, "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_ffma_aligna4")
       ```
     """
     major, minor = capability

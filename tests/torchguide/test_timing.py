@@ -1,6 +1,9 @@
 """Tests for torchguide.timing."""
 
+import json
+import re
 import time
+from pathlib import Path
 
 import pytest
 import torch
@@ -108,3 +111,38 @@ def test_tensor_core_kernels_refuse_a_gpu_without_them() -> None:
 
     with pytest.raises(ValueError, match="start with Volta"):
         tensor_core_kernels((6, 1))
+
+
+RECORDINGS = Path(__file__).resolve().parents[2] / "recordings"
+
+
+def _recorded_kernels() -> list[tuple[str, str]]:
+    """(dtype, kernel name) for each matmul kernel the H200 recordings name: the kernel-names table
+    ("float16, n=4096: ..." then "    kernel ... NAME") and the dtypes answer ("float16 kernel: NAME")."""
+    found = []
+    for snippet in ("week-2/day-9/timing-flops-and-tensor-cores/tensor_core_kernel_names",
+                    "week-1/day-1/creating-and-dtypes/fp16_matmul_speedup"):
+        recording = json.loads((RECORDINGS / f"{snippet}.json").read_text(encoding="utf-8"))
+        text = "".join(chunk for cell in recording["result"]["cells"] for _, chunk in cell["streams"])
+        assert "H200" in text, f"{snippet}: recorded on another GPU; the capability below is Hopper's"
+        dtype = None
+        for line in text.splitlines():
+            if heading := re.match(r"(float32 \+ TF32|float32|float16|bfloat16), n=\d+:", line):
+                dtype = heading[1]
+            elif kernel := re.match(r"\s+kernel (?:matches|\s{7}) (.+)", line):
+                found.append((dtype, kernel[1]))
+            elif kernel := re.match(r"(float32|float16) kernel: (\S+)", line):
+                found.append((kernel[1], kernel[2]))
+    return found
+
+
+def test_tensor_core_kernels_match_the_recorded_16_bit_and_tf32_kernels_and_no_ffma_one() -> None:
+    from torchguide.timing import tensor_core_kernels
+
+    _, pattern = tensor_core_kernels((9, 0))
+    recorded = _recorded_kernels()
+    assert {dtype for dtype, _ in recorded} == {"float32", "float16", "bfloat16", "float32 + TF32"}
+    for dtype, name in recorded:
+        # plain float32 runs on the CUDA cores (its name says ffma, though it starts with sm80_)
+        assert bool(re.search(pattern, name)) == (dtype != "float32"), f"{dtype}: {name}"
+    assert any("sm80_" in name and "ffma" in name for _, name in recorded)
