@@ -1,28 +1,39 @@
-import inspect
-
+# docexec: cuda
 import torch
 from torch import nn
 
-# one process drives every visible GPU (none here: it calls the module as is)
-dp = nn.DataParallel(nn.Linear(2, 1))
-assert dp.device_ids == list(range(torch.cuda.device_count()))
-print("GPUs this one process drives:", dp.device_ids)
+# Two replicas on GPU 0 stand for two GPUs: DataParallel runs the same four
+# steps for any list of devices, and one GPU is enough to count them.
+dp = nn.DataParallel(nn.Linear(8, 4).cuda(), device_ids=[0, 0])
+calls = {"scatter": 0, "replicate": 0, "parallel_apply": 0, "gather": 0}
+replicas_made = []
 
-# what it does with GPUs, read from the pinned torch's own forward():
+
+def counted(name):
+    real = getattr(dp, name)  # the pinned torch's own method
+
+    def call(*args, **kwargs):
+        calls[name] += 1
+        result = real(*args, **kwargs)
+        if name == "replicate":
+            replicas_made.extend(result)
+        return result
+
+    return call
+
+
+for name in calls:
+    setattr(dp, name, counted(name))
+
 # --8<-- [start:gist]
-source = inspect.getsource(nn.DataParallel.forward)
-steps = ["self.scatter(", "self.replicate(", "self.parallel_apply(",
-         "self.gather("]
-assert all(step in source for step in steps)  # all four, on every call
+x = torch.randn(16, 8, device="cuda")
+for _ in range(3):
+    out = dp(x)  # each call: scatter, replicate, parallel_apply, gather
+assert calls == {"scatter": 3, "replicate": 3, "parallel_apply": 3,
+                 "gather": 3}
+# every call builds new replicas of the whole model, two at a time
+assert len({id(r) for r in replicas_made}) == len(replicas_made) == 6
 # --8<-- [end:gist]
-print("DataParallel.forward, on every call:")
-for line in source.splitlines():
-    if any(step in line for step in steps):
-        print(" ", line.strip())
-
-# and the class's own documentation, in the pinned torch:
-advice = " ".join(nn.DataParallel.__doc__.split())
-warning = advice[advice.index("It is recommended to use"):][:170]
-assert "DistributedDataParallel" in warning and "single node" in warning
-print("DataParallel's docstring: it is recommended to use",
-      "DistributedDataParallel ... even if there is only a single node.")
+assert out.shape == (16, 4) and torch.allclose(out, dp.module(x), atol=1e-6)
+print("3 forward calls:", ", ".join(f"{n} {c}x" for n, c in calls.items()))
+print("replicas built:", len(replicas_made), "(2 per call)")
