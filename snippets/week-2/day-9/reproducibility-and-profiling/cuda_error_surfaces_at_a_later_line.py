@@ -18,7 +18,9 @@ try:
     scale = torch.ones(1000, device="cuda").sum()  # an innocent op
     print(loss.item() * scale.item())  # the first wait for the GPU
 except RuntimeError as error:
-    line = traceback.extract_tb(error.__traceback__)[-1].lineno
+    frames = traceback.extract_tb(error.__traceback__)
+    # this program's own frame: the innermost one can be inside torch
+    line = [f for f in frames if f.filename == frames[0].filename][-1].lineno
     try:  # the context is broken for good: any CUDA work fails now
         torch.ones(1, device="cuda").add(1).item()
         broken = False
