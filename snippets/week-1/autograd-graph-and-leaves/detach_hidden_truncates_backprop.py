@@ -31,8 +31,8 @@ for start in range(0, 12, CHUNK):
     optimizer.zero_grad()
     loss.backward()  # no retain_graph: this chunk's graph is freed
     optimizer.step()
+    # --8<-- [end:gist]
     print(f"steps {start}-{start + CHUNK - 1}: backward through "
           f"{steps_in_graph(loss)} steps")
-# --8<-- [end:gist]
 assert not torch.equal(before, cell.weight_hh)  # it trained, three updates
 print("12 steps in 3 chunks, three optimizer steps, no error")

@@ -17,6 +17,7 @@ def all_drills() -> dict[str, Drill]:
     from torchguide.drills import (
         data_loading,
         debugging,
+        efficiency,
         generation,
         labs,
         layers,
@@ -33,6 +34,7 @@ def all_drills() -> dict[str, Drill]:
         *debugging.DRILLS,
         *transformer_blocks.DRILLS,
         *generation.DRILLS,
+        *efficiency.DRILLS,
         *labs.DRILLS,
     ]
     found: dict[str, Drill] = {}

@@ -18,13 +18,15 @@ pieces = {
         [dp.module, dp.module], [(x,), (x,)], devices=["cpu", "cpu"]),
     "gather": lambda: gather([x, x], "cpu"),
 }
+# --8<-- [end:gist]
 refused = {}
 for name, piece in pieces.items():
     try:
         piece()
     except (ValueError, AssertionError) as error:
         refused[name] = str(error)
-assert list(refused) == list(pieces)  # each one needs GPUs
+# --8<-- [start:gist]
+assert list(refused) == list(pieces)  # each one refuses: it needs GPUs
 # --8<-- [end:gist]
 for name, message in refused.items():
     print(f"{name:14}: {message}")

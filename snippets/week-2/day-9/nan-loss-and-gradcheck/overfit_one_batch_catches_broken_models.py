@@ -44,9 +44,9 @@ for bug in ["", "detached body", "frozen first layer", "softmax before CE"]:
 # --8<-- [start:gist]
 assert results["healthy"].passed
 assert not results["detached body"].memorized
+# --8<-- [end:gist]
 assert results["detached body"].without_grad == [
     "body.0.weight", "body.0.bias", "body.2.weight", "body.2.bias"]
-# --8<-- [end:gist]
 # The rest of the model still fits the batch, more slowly than the healthy
 # one on the same draw; the curve may pass it, the parameter check never.
 # Over seeds 0 to 100 the healthy end was at most 1.3 % of the start (seed
