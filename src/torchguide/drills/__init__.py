@@ -21,6 +21,7 @@ def all_drills() -> dict[str, Drill]:
         generation,
         labs,
         layers,
+        scaling,
         training,
         transformer_blocks,
         week_1,
@@ -34,6 +35,7 @@ def all_drills() -> dict[str, Drill]:
         *debugging.DRILLS,
         *transformer_blocks.DRILLS,
         *generation.DRILLS,
+        *scaling.DRILLS,
         *efficiency.DRILLS,
         *labs.DRILLS,
     ]
