@@ -148,9 +148,9 @@ def _update_practice_page(root: Path) -> list[str]:
     practice, nav = root / "docs" / "practice.md", root / "mkdocs.yml"
     if not practice.exists() or not nav.exists():
         return []
-    titles = {
-        m[1].removesuffix(".md"): m[0]
-        for m in re.findall(r"- ([^:\n]+): (week-[\w/-]+\.md)", nav.read_text())
+    titles = {  # a title with a colon is quoted in the YAML
+        m[2].removesuffix(".md"): m[0] or m[1]
+        for m in re.findall(r'- (?:"([^"\n]+)"|([^:\n]+)): (week-[\w/-]+\.md)', nav.read_text())
     }
     text = practice.read_text(encoding="utf-8")
     table = practice_table([drill for drill in all_drills().values() if drill.lab is None], titles)

@@ -26,6 +26,7 @@ def test_the_drill_section_follows_the_question_it_practises(drill):
 
 def test_the_practice_page_lists_every_drill():
     nav = (ROOT / "mkdocs.yml").read_text()
-    titles = {m[1].removesuffix(".md"): m[0] for m in re.findall(r"- ([^:\n]+): (week-[\w/-]+\.md)", nav)}
+    found = re.findall(r'- (?:"([^"\n]+)"|([^:\n]+)): (week-[\w/-]+\.md)', nav)  # quoted: a colon
+    titles = {m[2].removesuffix(".md"): m[0] or m[1] for m in found}
     assert practice_table(DRILLS, titles) in (ROOT / "docs" / "practice.md").read_text()
     assert "Practice: practice.md" in nav

@@ -18,6 +18,7 @@ def all_drills() -> dict[str, Drill]:
         data_loading,
         debugging,
         efficiency,
+        foundations,
         generation,
         labs,
         layers,
@@ -30,6 +31,7 @@ def all_drills() -> dict[str, Drill]:
     drills = [
         *week_1.DRILLS,
         *layers.DRILLS,
+        *foundations.DRILLS,
         *training.DRILLS,
         *data_loading.DRILLS,
         *debugging.DRILLS,

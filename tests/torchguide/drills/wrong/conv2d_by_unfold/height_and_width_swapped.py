@@ -1,0 +1,16 @@
+# expect: (torch.float32, seed 6, channels last) your output differs at 16 of 24 elements
+# The mistake: the output positions read back as (W_out, H_out), then transposed.
+import torch
+import torch.nn.functional as F
+
+
+def conv2d(x, weight, bias, stride, padding, dilation, groups):
+    n, c, h, w = x.shape
+    o, _, kh, kw = weight.shape
+    h_out = (h + 2 * padding[0] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    w_out = (w + 2 * padding[1] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    cols = F.unfold(x, (kh, kw), dilation, padding, stride).view(n, groups, -1, h_out * w_out)
+    kernels = weight.reshape(groups, o // groups, -1)
+    y = torch.einsum("gok,ngkl->ngol", kernels, cols).reshape(n, o, w_out, h_out)
+    y = y.transpose(-1, -2)
+    return y if bias is None else y + bias[:, None, None]
