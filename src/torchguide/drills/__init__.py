@@ -37,8 +37,8 @@ def all_drills() -> dict[str, Drill]:
         *debugging.DRILLS,
         *transformer_blocks.DRILLS,
         *generation.DRILLS,
-        *scaling.DRILLS,
         *efficiency.DRILLS,
+        *scaling.DRILLS,
         *labs.DRILLS,
     ]
     found: dict[str, Drill] = {}

@@ -1,12 +1,14 @@
 """The drills of efficient fine-tuning and inference: a LoRA linear layer over frozen base weights,
 symmetric per-channel int8 quantization with its error bound, and FlashAttention's tiled online
 softmax, checked against `F.scaled_dot_product_attention` while no score tensor as large as the
-whole L×L matrix is ever made."""
+whole L×L matrix is ever made; a mixture-of-experts router with its balancing loss, the DPO loss,
+and Week 1's gradient checkpointing of a block by hand, which may keep nothing but its inputs."""
 
 from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
+import torch.utils.checkpoint
 from hypothesis import strategies as st
 from torch.overrides import TorchFunctionMode
 
@@ -622,5 +624,137 @@ DPO_LOSS = Drill(
 )
 
 
+# --- checkpointed_block ------------------------------------------------------------------------
+
+PAGE_CHECKPOINTING = "week-1/normalization-and-mixed-precision"
+CKPT_RTOL, CKPT_ATOL = 1e-5, 1e-6
+
+
+def _checkpointed_block(x, w1, w2):
+    return F.linear(F.gelu(F.linear(x, w1)), w2)
+
+
+def _checkpoint_adapter(function):
+    """Calls the block and backpropagates, as `_with_gradients` does, and records the shape of each
+    tensor autograd saves during the forward that shares no storage with an input: an activation
+    kept for the backward. Views of an input (a transposed weight) cost nothing and are allowed."""
+    forward = _with_gradients("x", "w1", "w2")
+
+    def call(x, w1, w2, grad_output):
+        storages = {t.untyped_storage().data_ptr() for t in (x, w1, w2)}
+        kept = []
+
+        def pack(t):
+            if t.untyped_storage().data_ptr() not in storages:
+                kept.append(tuple(t.shape))
+            return t
+
+        def watched(*args):
+            with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+                return function(*args)
+
+        answer = forward(watched)(x, w1, w2, grad_output)
+        answer["kept"] = kept
+        return answer
+
+    return call
+
+
+def _ckpt_case(leading, width, hidden, out, dtype=torch.float32, seed=0, how=""):
+    generator = torch.Generator().manual_seed(seed)
+    x = _random(generator, *leading, width, dtype=dtype)
+    if how == "transposed" and len(leading) >= 1:
+        x = _permuted(x, (*range(len(leading) - 1), len(leading), len(leading) - 1))
+    w1 = _random(generator, hidden, width, dtype=dtype, scale=width**-0.5)
+    w2 = _random(generator, out, hidden, dtype=dtype, scale=hidden**-0.5)
+    for t in (x, w1, w2):
+        t.requires_grad_()
+    grad_output = _random(generator, *leading, out, dtype=dtype)
+    where = (
+        f"for x {shape_text(x.shape)}, a hidden width of {hidden} and {out} "
+        f"output{'' if out == 1 else 's'} ({dtype}, seed {seed}{', ' + how if how else ''})"
+    )
+    return Case(where, (x, w1, w2, grad_output))
+
+
+def _ckpt_named():
+    return [
+        _ckpt_case((3,), 4, 8, 4, seed=0),
+        _ckpt_case((1, 2), 3, 5, 2, seed=1, how="a batch of one"),
+        _ckpt_case((2, 3), 5, 7, 6, seed=2),
+        _ckpt_case((3, 2), 4, 6, 3, seed=3, how="transposed"),
+        _ckpt_case((), 3, 9, 1, dtype=torch.float64, seed=4),  # one vector
+    ]
+
+
+@st.composite
+def _ckpt_generated(draw):
+    return _ckpt_case(
+        tuple(draw(st.lists(st.integers(1, 4), max_size=2))),
+        draw(st.integers(1, 6)),
+        draw(st.integers(1, 9)),
+        draw(st.integers(1, 6)),
+        dtype=draw(st.sampled_from([torch.float32, torch.float64])),
+        seed=draw(st.integers(0, 1000)),
+        how=draw(st.sampled_from(["", "transposed"])),
+    )
+
+
+def _ckpt_compare(case, got, expected):
+    _expect_output_and_gradients(case, got, expected, CKPT_RTOL, CKPT_ATOL)
+    if got.get("kept"):
+        shapes = ", ".join(shape_text(shape) for shape in got["kept"])
+        raise Mismatch(
+            f"{case.where} your forward keeps tensors for the backward that are not its inputs: "
+            f"{shapes}; save x, w1 and w2 only and recompute the rest in backward"
+        )
+
+
+CHECKPOINTED_BLOCK = Drill(
+    id="checkpointed_block",
+    title="Gradient checkpointing of a block, by hand",
+    page=PAGE_CHECKPOINTING,
+    question="gradient-checkpointing",
+    difficulty="hard",
+    function="checkpointed_block",
+    statement=(
+        "Write `checkpointed_block(x, w1, w2) -> y`, the block `y = gelu(x W1ᵀ) W2ᵀ` (`x` "
+        "`(..., D)`, `w1` `(H, D)`, `w2` `(O, H)`, exact GELU), checkpointed as "
+        "`torch.utils.checkpoint` does it: the forward keeps nothing for the backward but its inputs, "
+        "and the backward runs the block's forward again to get the activations it needs. Write a "
+        "`torch.autograd.Function`; `torch.utils.checkpoint` itself is not allowed. The checker "
+        "compares the output and the gradients of `x`, `w1` and `w2`, and watches what autograd "
+        "saves during your forward (a saved-tensors hook): anything that is not an input, or a view "
+        "of one, fails."
+    ),
+    hints=(
+        "In `forward(ctx, x, w1, w2)`, compute under `torch.no_grad()` (a Function's forward already "
+        "records nothing) and `ctx.save_for_backward(x, w1, w2)`; call it as `Block.apply(x, w1, w2)`.",
+        "In `backward(ctx, grad_y)`: detach the saved inputs, `requires_grad_()` them, recompute the "
+        "block under `torch.enable_grad()`, and return `torch.autograd.grad(y, (x, w1, w2), grad_y)`. "
+        "Under `no_grad` the recomputed `y` has no graph to differentiate.",
+        "Saving the hidden activation (`ctx.save_for_backward(x, h)`) gives the right gradients but "
+        "keeps what checkpointing exists to drop; so does writing the block with plain autograd.",
+    ),
+    reference=_checkpointed_block,
+    named_cases=_ckpt_named,
+    generated=_ckpt_generated(),
+    compare=_ckpt_compare,
+    adapter=_checkpoint_adapter,
+    forbidden=Forbidden(
+        files=(torch.utils.checkpoint.__file__,),
+        instead="the drill asks you to write the recomputation yourself",
+    ),
+    tolerance=f"rtol={CKPT_RTOL:g}, atol={CKPT_ATOL:g}, output and gradients; nothing kept but the inputs",
+)
+
+
 # In the order of the pages.
-DRILLS = [LORA_LINEAR, INT8_PER_CHANNEL, FLASH_ATTENTION_FORWARD, MOE_TOP_K_ROUTER, DPO_LOSS]
+DRILLS = [
+    CHECKPOINTED_BLOCK,
+    LORA_LINEAR,
+    INT8_PER_CHANNEL,
+    FLASH_ATTENTION_FORWARD,
+    MOE_TOP_K_ROUTER,
+    DPO_LOSS,
+]
