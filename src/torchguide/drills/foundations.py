@@ -1023,8 +1023,129 @@ NO_DECAY_PARAM_GROUPS = Drill(
 )
 
 
+# --- jacobian_by_vjp ----------------------------------------------------------------------------
+
+JACOBIAN_RTOL, JACOBIAN_ATOL = 1e-5, 1e-6
+_AUTOGRAD = os.path.dirname(torch.autograd.__file__)
+
+FUNCTIONS = {
+    "tanh(w @ x)": lambda x, w: torch.tanh(w @ x),
+    "softmax(x)": lambda x, w: torch.softmax(x, dim=0),
+    "x * x.sum()": lambda x, w: x * x.sum(),
+    "cumprod(x)": lambda x, w: torch.cumprod(x, dim=0),
+    "w @ x**2": lambda x, w: w @ x**2,
+}
+
+
+def _jacobian(f, x):
+    from torch.autograd.functional import jacobian
+
+    return jacobian(f, x)
+
+
+def _of_function(function):
+    """Gives the function the case's f, built from its name and weight, in the runner."""
+
+    def call(name, x, w):
+        return function(lambda t: FUNCTIONS[name](t, w), x)
+
+    return call
+
+
+def _jacobian_case(name, n, m, dtype=torch.float64, seed=0, how=""):
+    generator = torch.Generator().manual_seed(seed)
+    x = _random(generator, n, dtype=dtype)
+    if how == "x a strided slice" and n == 1:
+        how = ""  # one element: no stride to speak of
+    if how == "x a strided slice":
+        x = torch.stack([x, torch.zeros_like(x)], dim=1)[:, 0]
+    if how == "x requires grad":
+        x.requires_grad_()
+    m = m if "w" in name else n
+    w = _random(generator, m, n, dtype=dtype, scale=n**-0.5)
+    where = (
+        f"for f(x) = {name}, x of shape ({n},), {m} outputs ({dtype}, seed {seed}{', ' + how if how else ''})"
+    )
+    return Case(where, (name, x, w))
+
+
+def _jacobian_named():
+    return [
+        _jacobian_case("tanh(w @ x)", 3, 2, seed=0),
+        _jacobian_case("softmax(x)", 4, 4, seed=1),
+        _jacobian_case("x * x.sum()", 3, 3, seed=2),
+        _jacobian_case("cumprod(x)", 5, 5, seed=3, how="x a strided slice"),
+        _jacobian_case("w @ x**2", 2, 4, dtype=torch.float32, seed=4, how="x requires grad"),
+        _jacobian_case("tanh(w @ x)", 1, 1, seed=5),  # one input, one output
+    ]
+
+
+@st.composite
+def _jacobian_generated(draw):
+    return _jacobian_case(
+        draw(st.sampled_from(sorted(FUNCTIONS))),
+        draw(st.integers(1, 6)),
+        draw(st.integers(1, 6)),
+        dtype=draw(st.sampled_from([torch.float32, torch.float64])),
+        seed=draw(st.integers(0, 1000)),
+        how=draw(st.sampled_from(["", "x a strided slice", "x requires grad"])),
+    )
+
+
+def _jacobian_compare(case, got, expected):
+    if (
+        isinstance(got, torch.Tensor)
+        and got.dim() == 2
+        and got.shape == expected.shape[::-1] != expected.shape
+    ):
+        raise Mismatch(
+            f"{case.where} your jacobian has shape {shape_text(got.shape)}; expected "
+            f"{shape_text(expected.shape)}: row i is the gradient of output i, (outputs, inputs)"
+        )
+    expect_tensor(case, "jacobian", got, expected, rtol=JACOBIAN_RTOL, atol=JACOBIAN_ATOL)
+
+
+JACOBIAN_BY_VJP = Drill(
+    id="jacobian_by_vjp",
+    title="A Jacobian from one vector-Jacobian product per output",
+    page="week-1/autograd-graph-and-leaves",
+    question="non-scalar-backward",
+    difficulty="easy",
+    function="jacobian",
+    statement=(
+        "Write `jacobian(f, x) -> J`: `f` maps a vector `x` of shape `(n,)` to a vector of shape "
+        "`(m,)`; return its Jacobian at `x`, `J[i, j] = d f(x)[i] / d x[j]`, shape `(m, n)`, in "
+        "`x`'s dtype. Build it from reverse-mode autograd alone, one vector-Jacobian product per "
+        "output: the gradient of `f(x)` against a one-hot `gradient` vector is one row. Leave `x` "
+        "as it was (its `requires_grad` and `.grad` too). Not with `torch.autograd.functional` or "
+        "`torch.func`."
+    ),
+    hints=(
+        "Work on `x.detach().requires_grad_()`, evaluate `y = f(x)` once, then for each `i` ask for "
+        "`torch.autograd.grad(y, x, grad_outputs=e_i, retain_graph=True)` with `e_i` one-hot.",
+        "`y.backward(e_i)` works too, but it adds into `x.grad`: read the row, then set `x.grad = "
+        "None` before the next one, or every row holds the sum of those before it.",
+        "Row `i` is output `i`'s gradient: stack the rows into `(m, n)`, not `(n, m)`.",
+    ),
+    reference=_jacobian,
+    named_cases=_jacobian_named,
+    generated=_jacobian_generated(),
+    compare=_jacobian_compare,
+    adapter=_of_function,
+    forbidden=Forbidden(
+        files=(
+            os.path.join(_AUTOGRAD, "functional.py"),
+            os.path.join(os.path.dirname(torch.__file__), "_functorch", "eager_transforms.py"),
+        ),
+        instead="the drill asks you to build it from one backward per output",
+    ),
+    tolerance=f"rtol={JACOBIAN_RTOL:g}, atol={JACOBIAN_ATOL:g}",
+)
+
+
 # In the order of the pages.
 DRILLS = [
+    JACOBIAN_BY_VJP,
     CONV2D_BY_UNFOLD,
     LSTM_CELL_BY_HAND,
     BATCH_NORM_FORWARD,
