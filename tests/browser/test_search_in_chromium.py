@@ -1,11 +1,13 @@
 """Search as a reader uses it: a query typed the way one remembers a question, then Enter or a click
 on the first result, must open that question's heading (its anchor in the URL, the heading on
 screen), not the top of its page. A query about something the site does not cover opens nothing:
-the results stay open under "No question matches". In self-test mode the results show no answers."""
+the results stay open under "No question matches". In self-test mode the results show no answers.
+
+Here, a handful of each, typed in Chromium; the ranking over the site's full lists of queries (as
+people remember the questions, phrasings no note asks, topics the site does not cover, short forms,
+stop words) is checked over the built index in node, by tests/site/test_search_ranking.py."""
 
 from __future__ import annotations
-
-import math
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -17,143 +19,21 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SELF_TEST_KEY = "pytorch-foundations.selftest"  # docs/assets/study.js keeps its switch there
 
-# Written as people remember the questions: short forms, misspellings, library names, error words;
-# not the headings' wording. Each names the question (its site path) a reader means.
+# A handful of real landings, typed and then Enter or a click: the heading on screen under its
+# anchor. The ranking behind every query of the site's lists (which result comes first, whether it
+# answers the query) is checked over the built index in node: tests/site/test_search_ranking.py.
 QUERIES = [
     ("bce logits", "week-1/modules-and-optimization/#bce-with-logits"),
     ("shm docker", "week-2/day-6/worker-memory-and-transfer/#bus-error"),
-    ("pin mem", "week-2/day-6/worker-memory-and-transfer/#pin-memory-recommended"),
     ("gradcheck", "week-2/day-9/nan-loss-and-gradcheck/#gradcheck"),
+    ("zero init weights", "week-1/modules-and-optimization/#symmetry-breaking"),
+    ("pin mem", "week-2/day-6/worker-memory-and-transfer/#pin-memory-recommended"),
     ("NaN loss", "week-2/day-9/nan-loss-and-gradcheck/#nan-loss"),
     ("prefetch factor", "week-2/day-6/prefetching-seeding-and-main-guard/#prefetch-factor"),
-    ("dropout eval mode", "week-2/day-9/training-curves-and-eval-mode/#eval-mode-accuracy-drop"),
-    (
-        "exploding gradients",
-        "week-2/day-9/exploding-gradients-and-loss-landscapes/#exploding-vanishing-gradients",
-    ),
-    ("tensor cores kernel names", "week-2/day-9/timing-flops-and-tensor-cores/#tensor-cores"),
-    ("zero init weights", "week-1/modules-and-optimization/#symmetry-breaking"),
-    ("gradiant clipping", "week-1/modules-and-optimization/#gradient-clipping"),
-    ("adam or sgd", "week-1/modules-and-optimization/#adam-vs-sgd"),
-    ("register_buffer", "week-1/modules-and-optimization/#buffer-vs-parameter"),
-    ("nn.ReLU or F.relu", "week-1/modules-and-optimization/#relu-function-vs-module"),
-    ("custom collate function", "week-2/day-6/collation-and-length-batching/#collate-fn"),
-    ("drop last batch", "week-2/day-6/collation-and-length-batching/#drop-last"),
-    ("getitem numpy array", "week-2/day-6/datasets-and-loaders/#getitem-returns-tensors"),
-    ("yield samples from a python generator", "week-2/day-6/datasets-and-loaders/#generator-as-dataset"),
-    ("dataset bigger than memory", "week-2/day-6/formats-and-failures/#dataset-larger-than-ram"),
-    ("dataloader stuck forever", "week-2/day-6/formats-and-failures/#dataloader-hang"),
-    ("random seed augmentation workers", "week-2/day-6/prefetching-seeding-and-main-guard/#worker-init-fn"),
-    ("num_workers windows main", "week-2/day-6/prefetching-seeding-and-main-guard/#main-guard"),
-    ("imbalanced classes sampler", "week-2/day-6/sampling-and-batch-size/#weighted-random-sampler"),
-    ("copy on wirte workers memory", "week-2/day-6/worker-memory-and-transfer/#copy-on-write"),
-    ("too many workers slow", "week-2/day-6/workers-and-the-gil/#more-workers-slower"),
-    ("iterable dataset duplicate samples workers", "week-2/day-6/workers-and-the-gil/#iterable-vs-map-style"),
-    ("gpu utilization low data loading", "week-2/day-9/bottlenecks-leaks-and-hangs/#data-loading-bottleneck"),
-    ("memory leak loss.item", "week-2/day-9/bottlenecks-leaks-and-hangs/#silent-memory-leak"),
-    ("ddp hang", "week-2/day-9/bottlenecks-leaks-and-hangs/#ddp-hangs"),
-    ("dead relu", "week-2/day-9/hooks-and-weight-histograms/#dying-relu"),
-    ("overfit single batch", "week-2/day-9/nan-loss-and-gradcheck/#overfit-one-batch"),
-    ("cuda synchronize timing", "week-2/day-9/timing-flops-and-tensor-cores/#synchronize-vs-sleep"),
-    ("val loss lower than train", "week-2/day-9/training-curves-and-eval-mode/#val-loss-below-train-loss"),
-    ("tsne embeddings", "week-2/day-9/visualizing-models/#embedding-visualization"),
-    ("ddp vs fsdp", "week-2/day-9/distributed-training/#fsdp-vs-zero"),
-    ("numpy shared memory from_numpy", "week-1/day-1/creating-and-dtypes/#numpy-interop"),
-    ("pack_padded_sequence", "week-1/day-1/creating-and-dtypes/#variable-length-sequences"),
-    (".to vs .cuda", "week-1/day-1/devices-and-gpu-memory/#to-vs-cuda"),
-    (
-        "expected all tensors to be on the same device",
-        "week-1/day-1/devices-and-gpu-memory/#device-co-location",
-    ),
-    ("cuda oom", "week-1/day-1/devices-and-gpu-memory/#cuda-out-of-memory"),
-    ("contiguous view error", "week-1/day-1/memory-and-views/#view-error"),
-    ("grad accumulation", "week-1/autograd/#gradient-accumulation"),
-    ("freeze layers requires_grad", "week-1/autograd/#parameter-freezing"),
-    ("dataset vs dataloader", "week-2/day-6/datasets-and-loaders/#dataset-vs-dataloader"),
 ]
-# The issue's bar: 38 of 40 queries land, the same share of a longer list.
-MUST_LAND = math.ceil(len(QUERIES) * 38 / 40)
-AUTOGRAD = "week-1/autograd-graph-and-leaves"
-FUNCTIONS = "week-1/custom-autograd-functions"
-OPTIMIZERS = "week-1/adamw-and-lr-schedules"
-CHECKPOINTS = "week-1/saving-and-resuming-training"
-NORMS = "week-1/normalization-and-mixed-precision"
-DISTRIBUTED = "week-2/day-9/distributed-training"
 DEBUGGING = "week-2/day-9/reproducibility-and-profiling"
-WORKERS = "week-2/day-6/pickling-and-persistent-workers"
-# The common interview questions that no note asks, as a candidate half-remembers them: error
-# words, API names, short forms ("amp", "dp", "fsdp"), misspellings ("gradscalar", "check pointing",
-# "schedular", "reproducable", "persistant") and "X vs Y" in either order.
-NOT_IN_NOTES_QUERIES = [
-    ("retain graph", f"{AUTOGRAD}/#retain-graph"),
-    ("trying to backward through the graph a second time", f"{AUTOGRAD}/#retain-graph"),
-    ("leaf tensor", f"{AUTOGRAD}/#leaf-tensors"),
-    ("grad is none for non leaf", f"{AUTOGRAD}/#leaf-tensors"),
-    ("retain_grad", f"{AUTOGRAD}/#leaf-tensors"),
-    ("grad can be implicitly created only for scalar outputs", f"{AUTOGRAD}/#non-scalar-backward"),
-    ("custom autograd function", f"{FUNCTIONS}/#custom-autograd-function"),
-    ("ctx.save_for_backward", f"{FUNCTIONS}/#custom-autograd-function"),
-    ("second derivative create_graph", f"{FUNCTIONS}/#autograd-grad-create-graph"),
-    ("autograd.grad", f"{FUNCTIONS}/#autograd-grad-create-graph"),
-    ("adamw weight decay", f"{OPTIMIZERS}/#adam-vs-adamw"),
-    ("adam vs adamw", f"{OPTIMIZERS}/#adam-vs-adamw"),
-    ("lr scheduler warmup", f"{OPTIMIZERS}/#lr-schedulers"),
-    ("warmup cosine schedular", f"{OPTIMIZERS}/#lr-schedulers"),
-    ("scheduler.step before optimizer.step", f"{OPTIMIZERS}/#lr-schedulers"),
-    ("state_dict load", f"{CHECKPOINTS}/#load-state-dict"),
-    ("load_state_dict strict false", f"{CHECKPOINTS}/#load-state-dict"),
-    ("map_location cpu", f"{CHECKPOINTS}/#load-state-dict"),
-    ("resume training checkpoint optimizer", f"{CHECKPOINTS}/#resume-training"),
-    ("save model and optimizer state", f"{CHECKPOINTS}/#resume-training"),
-    ("batchnorm vs layernorm", f"{NORMS}/#norm-layers"),
-    ("layer norm vs batch norm", f"{NORMS}/#norm-layers"),
-    ("batch norm batch size 1", f"{NORMS}/#norm-layers"),
-    ("mixed precision gradscaler", f"{NORMS}/#mixed-precision-training"),
-    ("gradscalar", f"{NORMS}/#mixed-precision-training"),
-    ("amp", f"{NORMS}/#mixed-precision-training"),
-    ("fp16 vs bf16", f"{NORMS}/#mixed-precision-training"),
-    ("gradient checkpointing", f"{NORMS}/#gradient-checkpointing"),
-    ("check pointing memory", f"{NORMS}/#gradient-checkpointing"),
-    ("dataparallel vs ddp", f"{DISTRIBUTED}/#dataparallel-vs-ddp"),
-    ("dp vs ddp", f"{DISTRIBUTED}/#dataparallel-vs-ddp"),
-    ("torchrun local_rank", f"{DISTRIBUTED}/#torchrun-launch"),
-    ("sampler set_epoch", f"{DISTRIBUTED}/#distributed-sampler-set-epoch"),
-    ("distributedsampler same order every epoch", f"{DISTRIBUTED}/#distributed-sampler-set-epoch"),
-    ("gradient accumulation ddp", f"{DISTRIBUTED}/#ddp-no-sync"),
-    ("no_sync", f"{DISTRIBUTED}/#ddp-no-sync"),
-    ("find_unused_parameters", f"{DISTRIBUTED}/#ddp-unused-parameters"),
-    ("fsdp", f"{DISTRIBUTED}/#fsdp-vs-zero"),
-    ("zero stages", f"{DISTRIBUTED}/#fsdp-vs-zero"),
-    ("ddp vs fsdp", f"{DISTRIBUTED}/#fsdp-vs-zero"),
-    ("cuda launch blocking", f"{DEBUGGING}/#cuda-launch-blocking"),
-    ("device side assert triggered", f"{DEBUGGING}/#cuda-launch-blocking"),
-    ("deterministic cudnn", f"{DEBUGGING}/#reproducibility"),
-    ("reproducable results", f"{DEBUGGING}/#reproducibility"),
-    ("profiler schedule", f"{DEBUGGING}/#profiler-workflow"),
-    ("detect anomaly slow", f"{DEBUGGING}/#anomaly-detection-cost"),
-    ("cant pickle lambda", f"{WORKERS}/#lambda-collate-fn-pickling"),
-    ("persistant_workers", f"{WORKERS}/#persistent-workers"),
-]
-# The issue's bar for them: 28 of 30 land, the same share of a longer list.
-NOT_IN_NOTES_MUST_LAND = math.ceil(len(NOT_IN_NOTES_QUERIES) * 28 / 30)
-# Topics the site does not cover, some sharing a word with one it does ("model", "export", "trace",
-# "tuning"), and queries of stop words alone: none may open a question.
-UNCOVERED_QUERIES = [
-    "onnx export",
-    "tensorflow vs pytorch",
-    "huggingface tokenizer",
-    "pytorch lightning trainer",
-    "quantization int8",
-    "model pruning",
-    "knowledge distillation",
-    "lstm hidden state",
-    "bert fine tuning",
-    "gan mode collapse",
-    "tpu xla",
-    "torchscript trace vs script",
-    "vs",
-    "what is the",
-]
+# A topic the site does not cover, and a query of stop words alone: neither may open a question.
+UNCOVERED_QUERIES = ["onnx export", "vs"]
 NO_MATCH = "No question matches"
 LEAVE_LANDING = "() => { scrollTo(0, 0); history.replaceState(history.state, '', location.pathname); }"
 ON_SCREEN = """([path, id]) => {
@@ -233,23 +113,9 @@ def landing_misses(page, queries: list[tuple[str, str]]) -> list[str]:
 def test_queries_as_people_remember_them_land_on_the_question(page, site_url):
     page.set_viewport_size(DESKTOP)
     page.goto(f"{site_url}/")
-    misses = landing_misses(page, QUERIES)
-    for miss in misses:
-        print("search miss:", miss)
-    landed = len(QUERIES) - len({miss.split(" + ")[0] for miss in misses})
-    assert landed >= MUST_LAND, f"{landed} of {len(QUERIES)} queries landed:\n" + "\n".join(misses)
+    misses = landing_misses(page, QUERIES[:4])
+    assert not misses, "\n".join(misses)
     assert page.outside_requests == []  # type: ignore[attr-defined]
-
-
-def test_remembered_phrasings_of_the_questions_no_note_asks_land_on_them(page, site_url):
-    page.set_viewport_size(DESKTOP)
-    page.goto(f"{site_url}/")
-    misses = landing_misses(page, NOT_IN_NOTES_QUERIES)
-    for miss in misses:
-        print("search miss:", miss)
-    landed = len(NOT_IN_NOTES_QUERIES) - len({miss.split(" + ")[0] for miss in misses})
-    print(f"{landed} of {len(NOT_IN_NOTES_QUERIES)} remembered phrasings landed")
-    assert landed >= NOT_IN_NOTES_MUST_LAND, "\n".join(misses)
 
 
 def test_a_query_about_something_the_site_does_not_cover_opens_nothing(page, site_url):
@@ -291,39 +157,10 @@ def test_the_results_name_a_word_the_site_does_not_hold_and_still_list_what_it_h
     assert f"/{DEBUGGING}/#profiler-workflow" in result_links(page), "the profiler's trace export is listed"
 
 
-def test_a_short_form_matches_as_a_word_not_inside_longer_words(page, site_url):
-    """ "amp" is automatic mixed precision, not the start of Ampere (the tensor cores question)."""
-    page.set_viewport_size(DESKTOP)
-    page.goto(f"{site_url}/")
-    box = open_search(page)
-    type_query(page, box, "amp")
-    links = result_links(page)
-    assert links[0].startswith(f"/{NORMS}/"), links
-    assert not [link for link in links if link.endswith("#tensor-cores")], links
-    type_query(page, box, "pin mem")  # a clipped word still finds the words it starts
-    assert "/week-2/day-6/worker-memory-and-transfer/#pin-memory-recommended" in result_links(page)[:2]
-
-
-def test_stop_words_and_vs_do_not_steer_the_ranking(page, site_url):
-    page.set_viewport_size(DESKTOP)
-    page.goto(f"{site_url}/")
-    box = open_search(page)
-    ranked = {}
-    for query in (
-        "dataparallel vs ddp",
-        "what is the difference between dataparallel and ddp",
-        "dataparallel ddp",
-    ):
-        type_query(page, box, query)
-        ranked[query] = result_links(page)
-    first, *others = ranked.values()
-    assert all(other == first for other in others), ranked
-
-
 def test_on_a_phone_the_first_result_opens_the_question_too(page, site_url):
     page.set_viewport_size(PHONE)
     page.goto(f"{site_url}/")
-    misses = landing_misses(page, QUERIES[:9])  # the issue's own examples
+    misses = landing_misses(page, QUERIES[4:])
     assert not misses, "\n".join(misses)
 
 

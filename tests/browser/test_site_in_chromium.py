@@ -1,43 +1,12 @@
-"""The built site in a real browser (Debian's Chromium driven by Playwright), served on 127.0.0.1."""
+"""The built site in a real browser (Debian's Chromium driven by Playwright), served on 127.0.0.1.
+
+(Search by a phrase from a question: tests/site/test_search_ranking.py, over the built index.)"""
 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
-
-
-def search(page, site_url: str, phrase: str) -> list[str]:
-    page.goto(f"{site_url}/")
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    box = page.locator("input.md-search__input")
-    # The index loads in a web worker; a query typed before it is ready finds nothing, so type again.
-    for _ in range(4):
-        box.fill("")
-        box.type(phrase)
-        try:
-            page.wait_for_selector(".md-search-result__item", timeout=10_000)
-            break
-        except PlaywrightTimeout:
-            continue
-    return page.locator(".md-search-result__item a").evaluate_all("links => links.map(a => a.href)")
-
-
-@pytest.mark.parametrize(
-    ("phrase", "anchor"),
-    [
-        ("Why does x.view() sometimes fail", "week-1/day-1/memory-and-views/"),
-        ("Channels Last memory format", "week-1/day-1/memory-and-views/"),
-        ("initializing all weights to exactly zero", "week-1/modules-and-optimization/"),
-        ("BCEWithLogitsLoss preferred", "week-1/modules-and-optimization/"),
-        ("effective batch size accumulation", "week-1/autograd/"),
-    ],
-)
-def test_search_finds_a_question_by_a_phrase_from_it(page, site_url, phrase, anchor):
-    hrefs = search(page, site_url, phrase)
-    assert any(anchor in href for href in hrefs), hrefs
-    assert page.outside_requests == []  # type: ignore[attr-defined]
 
 
 def test_the_lab_shows_cell_outputs_and_offers_the_notebook(page, site_url):
