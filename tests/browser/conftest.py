@@ -1,4 +1,5 @@
-"""The built site served on 127.0.0.1 and a Chromium page that records requests to other hosts."""
+"""The built site served on 127.0.0.1, one Chromium per worker, a page that records requests to other
+hosts, and the walk over every page at each width that the page checks share (page_walk.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,16 @@ import http.server
 import os
 import shutil
 import threading
+from pathlib import Path
 from urllib.parse import urlparse
 
+import page_walk
 import pytest
 
+from studysite.page_heights import site_pages
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / ".ci" / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -26,7 +33,7 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site_url(built_site):
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(built_site.path))
 
@@ -43,7 +50,7 @@ def site_url(built_site):
     server.shutdown()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
     executable = chromium_path()
     if executable is None:
@@ -74,3 +81,29 @@ def page(browser, site_url):
     yield page
     context.close()
 
+
+@pytest.fixture(scope="session")
+def axe_source() -> str | None:
+    """axe-core, bundled from `.ci/node_modules` (`make workflows` installs it): nothing is fetched.
+    None where it is missing, so that the other checks of the walk still run."""
+    if not AXE.is_file():
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(f"{AXE.relative_to(ROOT)} is missing: run `make workflows` (npm ci in .ci)")
+        return None
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def walk(browser, site_url, built_site, axe_source):
+    """``walk(width)``: every page's measurements at that width, each page loaded once for every
+    check (page_walk.py); made once per worker and width. The tests that read one width's walk are
+    one class, which pytest-xdist's loadscope gives to one worker."""
+    walks: dict[int, dict[str, page_walk.Seen]] = {}
+
+    def at(width: int) -> dict[str, page_walk.Seen]:
+        if width not in walks:
+            pages = site_pages(Path(built_site.path))
+            walks[width] = page_walk.walk(browser, site_url, pages, width, axe_source)
+        return walks[width]
+
+    return at

@@ -1,8 +1,10 @@
 """The accessibility gate: axe-core over every built page, in the light and the dark scheme, at
-desktop and phone width, and in the states a learner brings a page into (self-test on with the
-answers hidden, an answer revealed with its grades, the mock interview running, search results
-open, a drill's hints unfolded, a figure open full screen). Any violation fails, but those in
-`EXCEPTIONS`, each with its reason and the upstream issue it waits for.
+desktop and phone width (on the page walk's one visit to each page: test_pages_fit_in_chromium.py),
+and here in the states a learner brings a page into (self-test on with the answers hidden, an
+answer revealed with its grades, the mock interview running, search results open, a drill's hints
+unfolded, a figure open full screen), each brought once and checked in both schemes. Any violation
+fails, but those in `AXE_EXCEPTIONS` (page_walk.py), each with its reason and the upstream issue it
+waits for.
 
 axe-core is bundled from `.ci/node_modules` (`make workflows` installs it from `.ci/package-lock.json`),
 injected into each page: nothing is fetched. The WCAG 2.2 AA tags are named one by one: axe runs
@@ -11,57 +13,35 @@ targets."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
+import page_walk
 import pytest
-
-from studysite.page_heights import site_pages
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / ".ci" / "node_modules" / "axe-core" / "axe.min.js"
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
-SCHEMES = ["light", "dark"]
 WIDTHS = {"desktop": 1280, "phone": 390}
-# (rule, a fragment of the offending element's markup): why it is accepted, and what it waits for.
-EXCEPTIONS: dict[tuple[str, str], str] = {}
-
-RUN_AXE = """async (tags) => {
-  const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
-  return result.violations.map(v => ({
-    rule: v.id, help: v.help,
-    nodes: v.nodes.map(n => ({
-      target: n.target.join(' '), html: n.html.slice(0, 160), why: n.failureSummary,
-    })),
-  }));
-}"""
 
 
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE.is_file():
-        if os.environ.get("REQUIRE_BROWSER"):
-            pytest.fail(f"{AXE.relative_to(ROOT)} is missing: run `make workflows` (npm ci in .ci)")
-        pytest.skip(f"{AXE.relative_to(ROOT)} is missing: `make workflows` installs it")
-    return AXE.read_text(encoding="utf-8")
+@pytest.fixture
+def axe(axe_source) -> str:
+    if axe_source is None:
+        pytest.skip(".ci/node_modules/axe-core is missing: `make workflows` installs it")
+    return axe_source
 
 
 @pytest.fixture(scope="module")
 def tabs(browser):
-    """One tab per scheme and width, reused over every page (each page is loaded afresh)."""
+    """One tab per width, in the light scheme, reused over every state (each page is loaded afresh)."""
     opened = {}
 
-    def tab(scheme: str, width: str):
-        if (scheme, width) not in opened:
+    def tab(width: str):
+        if width not in opened:
             context = browser.new_context(
                 viewport={"width": WIDTHS[width], "height": 900},
                 is_mobile=width == "phone",
-                color_scheme=scheme,
+                color_scheme="light",
             )
-            opened[scheme, width] = context.new_page()
-        return opened[scheme, width]
+            opened[width] = context.new_page()
+        return opened[width]
 
     yield tab
     for page in opened.values():
@@ -69,37 +49,13 @@ def tabs(browser):
 
 
 def violations(page, axe_source: str) -> list[str]:
-    """What axe finds on ``page`` as it is now, less the accepted exceptions: one line per element."""
-    # Colours are read as they are drawn: a transition under way (a button just pressed) is
-    # neither its old nor its new colour, so wait for it to end.
-    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
-    if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.add_script_tag(content=axe_source)
-    found = []
-    for violation in page.evaluate(RUN_AXE, TAGS):
-        for node in violation["nodes"]:
-            if any(rule == violation["rule"] and part in node["html"] for rule, part in EXCEPTIONS):
-                continue
-            found.append(f"{violation['rule']} ({violation['help']}): {node['target']}: {node['why']}")
-    return found
+    """What axe finds on ``page`` as it is now, less the accepted exceptions."""
+    return page_walk.accepted(page_walk.axe_violations(page, axe_source))
 
 
 def _open(page, url: str) -> None:
     page.goto(url)
     page.wait_for_load_state("load")
-
-
-@pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("scheme", SCHEMES)
-def test_every_page_passes_axe(tabs, site_url, built_site, axe_source, scheme, width):
-    page = tabs(scheme, width)
-    failures = {}
-    for path in site_pages(Path(built_site.path)):
-        _open(page, f"{site_url}/{path}")
-        found = violations(page, axe_source)
-        if found:
-            failures[path] = found[:5] + ([f"... and {len(found) - 5} more"] if len(found) > 5 else [])
-    assert not failures, "\n".join(f"{path}:\n  " + "\n  ".join(lines) for path, lines in failures.items())
 
 
 LEARNER_STATES = [
@@ -155,17 +111,24 @@ def _bring(page, site_url: str, state: str) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("state", LEARNER_STATES)
-def test_what_a_learner_brings_a_page_to_passes_axe(tabs, site_url, axe_source, scheme, width, state):
-    page = tabs(scheme, width)
+def test_what_a_learner_brings_a_page_to_passes_axe_in_either_scheme(tabs, site_url, axe, width, state):
+    """Brought once, checked in the light scheme, then in the dark one as the reader's system and
+    Material's palette switch it."""
+    page = tabs(width)
     _bring(page, site_url, state)
-    found = violations(page, axe_source)
-    assert not found, f"{state} ({scheme}, {width}):\n  " + "\n  ".join(found)
+    found = {"light": violations(page, axe)}
+    page_walk.set_scheme(page, page_walk.DARK)
+    found["dark"] = violations(page, axe)
+    page_walk.set_scheme(page, page_walk.LIGHT)
+    failing = {scheme: lines for scheme, lines in found.items() if lines}
+    assert not failing, "\n".join(
+        f"{state} ({scheme}, {width}):\n  " + "\n  ".join(lines) for scheme, lines in failing.items()
+    )
 
 
 def test_a_question_can_be_revealed_graded_and_hidden_with_the_keyboard_alone(tabs, site_url):
-    page = tabs("light", "desktop")
+    page = tabs("desktop")
     _open(page, f"{site_url}/week-1/autograd/")
     page.evaluate("() => localStorage.clear()")
     _open(page, f"{site_url}/week-1/autograd/")
