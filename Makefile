@@ -10,6 +10,19 @@ ADDR   ?= 127.0.0.1:8000
 SINCE  ?= HEAD
 CHANGED_SNIPPETS = $(shell { git diff --name-only --diff-filter=d $(SINCE) -- 'snippets/*.py'; \
   git ls-files --others --exclude-standard -- 'snippets/*.py'; } 2>/dev/null | sort -u)
+# The notebooks' kernel runs every drill (and a lab) where a drill, its checker or the notebook writer
+# changed since SINCE; otherwise `make quick` runs none and `make test` a sample (DRILL_NOTEBOOKS=all
+# runs every drill anyway, as CI's weekly run does).
+DRILL_PATHS = 'snippets/*/drills/*' 'src/torchguide/drills/*' 'src/studysite/drill_*' \
+  'src/docexec/render/notebooks*' tests/site/test_drill_notebooks.py tests/site/test_lab_notebooks.py
+CHANGED_DRILLS = $(shell { git diff --name-only $(SINCE) -- $(DRILL_PATHS); \
+  git ls-files --others --exclude-standard -- $(DRILL_PATHS); } 2>/dev/null)
+drills_or = $(or $(DRILL_NOTEBOOKS),$(if $(CHANGED_DRILLS),all,$(1)))
+# The suite beside the engine's, on both cores, a test file (or class) to each worker, as a file's
+# tests share what its fixtures made once (the walk over every page at a width is a class, the
+# drill kernel and the contributor's loop a file); files go in their order, the costly first.
+# Each run prints its 25 slowest tests and its time by group (studysite.suite_times).
+SUITE  := -n 2 --dist loadscope --no-loadscope-reorder --durations=25 -p studysite.suite_times
 
 # MkDocs 1.6 prints a notice about MkDocs 2.0 on every run; this site stays on 1.x (see pyproject.toml).
 export NO_MKDOCS_2_WARNING := 1
@@ -17,7 +30,7 @@ export NO_MKDOCS_2_WARNING := 1
 SITES  := .cache/sites
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check lint workflows test test-engine engine-alone bench browser clean quick page seeds \
+.PHONY: help setup serve build check lint workflows test test-suite test-engine engine-alone bench browser clean quick page seeds \
   build-successors build-properdocs build-zensical
 
 help: ## list the tasks
@@ -70,7 +83,11 @@ browser: ## make sure Chromium is installed for the browser tests (Debian's pack
 
 test: $(STAMP) browser lint workflows ## the whole test suite: lints, snippets, engine, library, site, browser
 	$(MAKE) --no-print-directory test-engine
-	$(BIN)/pytest --ignore=tests/docexec
+	$(MAKE) --no-print-directory test-suite
+
+# CI runs it on its own: SINCE=the base of the change, PYTEST_ARGS=its --basetemp.
+test-suite: $(STAMP) .ci/node_modules/.package-lock.json ## the suite but the engine's tests, on both cores (axe-core from .ci)
+	DRILL_NOTEBOOKS=$(call drills_or,sample) $(BIN)/pytest --ignore=tests/docexec $(SUITE) $(PYTEST_ARGS)
 
 # The engine as its own distribution: its wheel without torch in a fresh venv (WORK=folder to keep it).
 engine-alone: ## docexec alone: its wheel without torch in a fresh venv, its tests, a small plain-Python site
@@ -78,7 +95,7 @@ engine-alone: ## docexec alone: its wheel without torch in a fresh venv, its tes
 
 # Two at a time, a test file to each: a file's tests share what its fixtures built once.
 test-engine: $(STAMP) ## the engine's own tests (about a minute)
-	$(BIN)/pytest -n 2 --dist loadscope tests/docexec
+	$(BIN)/pytest -n 2 --dist loadscope --durations=25 -p studysite.suite_times $(PYTEST_ARGS) tests/docexec
 
 # npm's registry only when the lock file changed: after the first run the lint works offline.
 .ci/node_modules/.package-lock.json: .ci/package-lock.json
@@ -92,7 +109,7 @@ check: lint workflows build ## lint, workflow lint and the strict build (the qua
 
 quick: $(STAMP) ## after a content change: lint, the site checks without a build, the changed snippets (SINCE=main)
 	$(BIN)/ruff check src tests snippets
-	$(BIN)/pytest -q -p no:cacheprovider -m "not site_build" tests/site $(CHANGED_SNIPPETS)
+	DRILL_NOTEBOOKS=$(call drills_or,none) $(BIN)/pytest -q -p no:cacheprovider -m "not site_build" tests/site $(CHANGED_SNIPPETS)
 
 # `make seeds`: the CPU snippets (SEED_PATHS, default all of snippets/) under SEED_COUNT seeds drawn
 # afresh on every run (1 to 2**31 - 1, from /dev/urandom), so no bound can be fitted to the seeds

@@ -1,6 +1,10 @@
 """The contributor's loop on a copy of the project: the commands docs/contributing.md gives (a new
 page from the scaffold, its snippet, `make quick`, the strict build), the pre-commit hooks, and the
-preview under the project's own mkdocs.yml, which shows a broken snippet and keeps serving."""
+preview under the project's own mkdocs.yml, which shows a broken snippet and keeps serving.
+
+`make quick` runs once: the guide's loop runs it with a commit's change staged beside the new page
+(a line added to the home page and to a snippet), which is what the pre-commit hook `content` runs
+it on; the hooks test runs the other hooks."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,7 +43,8 @@ def not_copied(folder: str, names: list[str]) -> set[str]:
 
 def _environment() -> dict[str, str]:
     """The copy's own cache, and no trace of the pytest run around it."""
-    dropped = {"DOCEXEC_CACHE_DIR", "DOCEXEC_FORCE", "PYTEST_ADDOPTS", "PYTEST_CURRENT_TEST"}
+    dropped = {"DOCEXEC_CACHE_DIR", "DOCEXEC_FORCE", "DRILL_NOTEBOOKS", "PYTEST_ADDOPTS"}
+    dropped.add("PYTEST_CURRENT_TEST")
     return {k: v for k, v in os.environ.items() if k not in dropped} | {"NO_MKDOCS_2_WARNING": "1"}
 
 
@@ -80,17 +86,67 @@ def guide_loop(root: Path) -> list[str]:
     return [line for line in block[1].splitlines() if line.strip()]
 
 
-def test_the_guides_loop_creates_a_page_that_passes_the_checks_and_the_strict_build(root, copy):
+@pytest.fixture(scope="module")
+def staged(copy: Path) -> Iterator[list[str]]:
+    """A commit's change, staged: a line added to the home page and to a plain snippet."""
+    files = ["docs/index.md", _plain_snippet(copy)]
+    for path in files:
+        (copy / path).write_text((copy / path).read_text() + "\n")
+    _git(copy, "add", *files)
+    yield files
+    _git(copy, "reset", "-q", "HEAD", "--", *files)
+    _git(copy, "checkout", "-q", "HEAD", "--", *files)
+
+
+@pytest.fixture(scope="module")
+def guide_run(root: Path, copy: Path, staged: list[str]) -> dict[str, str]:
+    """The guide's loop run on the copy, each command's output by command; `make quick` is also
+    listed dry (`make -n`) just before it runs, to show what it was given."""
+    outputs = {}
+    for command in guide_loop(root):
+        if command == "make quick":
+            outputs["make -n quick"] = _run(copy, "make -n quick").stdout
+        outputs[command] = (done := _run(copy, command)).stdout + done.stderr
+    return outputs
+
+
+def test_the_guides_loop_creates_a_page_that_passes_the_checks_and_the_strict_build(root, copy, guide_run):
     commands = guide_loop(root)
     assert commands[0].startswith("make page ") and "make quick" in commands and "make build" in commands
-    for command in commands:
-        _run(copy, command)
+    assert set(commands) <= set(guide_run)
     page = re.search(r"PAGE=(\S+)", commands[0])[1]
     html = (copy / "site" / page / "index.html").read_text(encoding="utf-8")
     assert "same memory: True" in html  # the template snippet's output, executed by the build
     assert re.search(rf'<a href="https://[^"]+/docs/{page}\.md"[^>]*rel="edit"', html)
     snippets = list((copy / "snippets" / page).glob("*.py"))
     assert len(snippets) == 1 and snippets[0].name in (copy / "docs" / f"{page}.md").read_text()
+
+
+def test_make_quick_checks_the_new_snippet_and_the_changed_one_and_runs_no_drill_kernel(
+    copy, guide_run, staged
+):
+    """The one `make quick` of the run: both snippets given to it, the drill notebooks' kernel left
+    out as no drill changed (every drill runs in it where one did: the next test)."""
+    dry = guide_run["make -n quick"]
+    new_snippet = next(
+        path
+        for path in _git(copy, "ls-files", "--others", "--exclude-standard").split()
+        if path.endswith(".py")
+    )
+    assert new_snippet in dry and staged[1] in dry, dry
+    assert "DRILL_NOTEBOOKS=none" in dry, dry
+    assert "docexec: 1 executed" in guide_run["make quick"], guide_run["make quick"][-3000:]
+
+
+def test_make_quick_runs_every_drill_in_the_notebook_kernel_where_a_drill_changed(copy):
+    stub = next((copy / "snippets").rglob("drills/*_stub.py"))
+    original = stub.read_text(encoding="utf-8")
+    stub.write_text(original + "\n", encoding="utf-8")
+    try:
+        dry = _run(copy, "make -n quick").stdout
+    finally:
+        stub.write_text(original, encoding="utf-8")
+    assert "DRILL_NOTEBOOKS=all" in dry, dry
 
 
 def _hooks(copy: Path, stage: str) -> list[dict]:
@@ -100,17 +156,17 @@ def _hooks(copy: Path, stage: str) -> list[dict]:
     return [hook for hook in hooks if stage in hook.get("stages", default)]
 
 
-def test_the_pre_commit_hooks_run_on_a_commits_files(copy):
-    """With pre-commit where it is installed; else each hook as pre-commit calls it."""
-    files = ["docs/index.md", _plain_snippet(copy)]
-    for path in files:
-        (copy / path).write_text((copy / path).read_text() + "\n")  # a change to commit
-    _git(copy, "add", *files)
-    try:
-        if shutil.which("pre-commit"):
-            _run(copy, "pre-commit run --files " + " ".join(files))
-            return
-        ran = []
+def test_the_pre_commit_hooks_run_on_a_commits_files(copy, staged, guide_run):
+    """With pre-commit where it is installed; else each hook as pre-commit calls it. A hook that runs
+    `make quick` is not run again: the guide's loop ran it on these staged files."""
+    files = staged
+    ran = []
+    already = {"make quick"} & set(guide_run)
+    if shutil.which("pre-commit"):
+        skipped = [hook["id"] for hook in _hooks(copy, "pre-commit") if hook["entry"] in already]
+        _run(copy, f"SKIP={','.join(skipped)} pre-commit run --files " + " ".join(files))
+        ran = [hook["id"] for hook in _hooks(copy, "pre-commit")]
+    else:
         for hook in _hooks(copy, "pre-commit"):
             assert hook.get("language") == "system", f"{hook['id']}: a hook that downloads nothing"
             chosen = [
@@ -121,15 +177,18 @@ def test_the_pre_commit_hooks_run_on_a_commits_files(copy):
             ]
             if not chosen:
                 continue
+            ran.append(hook["id"])
+            if hook["entry"] in already:
+                continue
             arguments = chosen if hook.get("pass_filenames", True) else []
             _run(copy, " ".join([hook["entry"], *map(shlex.quote, arguments)]))
-            ran.append(hook["id"])
-        assert {"ruff", "content"} <= set(ran), ran
-        for hook in _hooks(copy, "pre-push"):  # slow: only that they call what exists
-            program = hook["entry"].split()[0]
-            assert program == "make" or (copy / program).exists(), f"{hook['id']}: {program} is missing"
-    finally:
-        _git(copy, "checkout", "-q", "HEAD", "--", *files)
+    assert {"ruff", "content"} <= set(ran), ran
+    assert (
+        next(hook for hook in _hooks(copy, "pre-commit") if hook["id"] == "content")["entry"] == "make quick"
+    )
+    for hook in _hooks(copy, "pre-push"):  # slow: only that they call what exists
+        program = hook["entry"].split()[0]
+        assert program == "make" or (copy / program).exists(), f"{hook['id']}: {program} is missing"
 
 
 def _plain_snippet(copy: Path) -> str:

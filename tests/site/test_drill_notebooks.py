@@ -2,15 +2,19 @@
 Jupyter: run by a real kernel (nbclient), it passes on the reference solution pasted where the reader
 writes, and fails as "not written yet" on the stub as it is.
 
-Only the drill cells run, every drill's in one kernel: a drill's function stands alone (the command
-line checks it from a file of its own), so it needs none of the page's other snippets, and one
-kernel imports torch and the checkers once for all of them.
+Only the drill cells run, in one kernel: a drill's function stands alone (the command line checks it
+from a file of its own), so it needs none of the page's other snippets, and one kernel imports torch
+and the checkers once for all of them. Every drill's notebook cells are checked; the kernel runs
+the drills that `DRILL_NOTEBOOKS` names: `all` (`make quick` and `make test` where a drill, its
+checker or the notebook writer changed, and CI's weekly run), `none` (`make quick` otherwise), or
+by default a sample, the first drill of each checker module and the one the forgeries target.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -27,6 +31,24 @@ from torchguide.drills import all_drills
 ROOT = Path(__file__).resolve().parents[2]
 DRILLS = {name: drill for name, drill in all_drills().items() if drill.lab is None}  # labs: test_labs.py
 KERNEL = "drill-check"  # this interpreter, whatever kernels the machine has installed as python3
+FORGED = "length_bucketing_batches"
+
+
+def _kernel_drills() -> dict:
+    chosen = os.environ.get("DRILL_NOTEBOOKS", "sample")
+    if chosen == "all":
+        return DRILLS
+    if chosen == "none":
+        return {}
+    assert chosen == "sample", f"DRILL_NOTEBOOKS={chosen!r}: all, none or sample"
+    first_of_module = {}
+    for drill_id, drill in DRILLS.items():
+        first_of_module.setdefault(drill.reference.__module__, drill_id)
+    sample = {next(iter(DRILLS)), FORGED, *first_of_module.values()}
+    return {drill_id: drill for drill_id, drill in DRILLS.items() if drill_id in sample}
+
+
+KERNEL_DRILLS = _kernel_drills()
 ENVIRONMENT = {"torch": "2.13.0", "python": f"{sys.version_info.major}.{sys.version_info.minor}"}
 
 
@@ -75,6 +97,8 @@ def executed(notebooks, tmp_path_factory) -> dict[tuple[str, str], nbformat.Note
     """Runs, in one kernel: a check cell before its function exists, then for every drill its stub
     cell and check cell as they are, then the stub cell with the reference solution pasted in and
     the check cell again. Returns the executed check cells by (drill, what the stub cell held)."""
+    if not KERNEL_DRILLS:
+        pytest.skip("DRILL_NOTEBOOKS=none: no drill, checker or notebook writer changed")
     cells, keys = [], []
 
     def add(drill_id: str, state: str, written: nbformat.NotebookNode, check: nbformat.NotebookNode) -> None:
@@ -85,7 +109,7 @@ def executed(notebooks, tmp_path_factory) -> dict[tuple[str, str], nbformat.Note
 
     first = next(iter(DRILLS))
     add(first, "missing", None, _drill_cells(notebooks[DRILLS[first].page], first)["check"][1])
-    for drill_id, drill in DRILLS.items():
+    for drill_id, drill in KERNEL_DRILLS.items():
         found = _drill_cells(notebooks[drill.page], drill_id)
         stub, check, fold = found["stub"][1], found["check"][1], found["solution"][1]
         add(drill_id, "stub", copy.deepcopy(stub), check)
@@ -118,7 +142,6 @@ def executed(notebooks, tmp_path_factory) -> dict[tuple[str, str], nbformat.Note
     return {key: run.cells[index] for index, key in keys}
 
 
-FORGED = "length_bucketing_batches"
 _PATCHES = (
     "import torch.testing\nfrom torchguide.drills import framework\n"
     "torch.testing.assert_close = lambda *args, **kwargs: None\n"
@@ -189,14 +212,14 @@ def test_a_drills_page_notebook_has_its_stub_then_a_check_cell_and_the_solution_
     )
 
 
-@pytest.mark.parametrize("drill_id", DRILLS)
+@pytest.mark.parametrize("drill_id", KERNEL_DRILLS or [FORGED])
 def test_the_check_cell_passes_on_the_reference_solution_pasted_into_the_stub_cell(executed, drill_id):
     cell = executed[drill_id, "solution"]
     assert not _errors(cell), _errors(cell)
     assert re.fullmatch(rf"{drill_id}: \d+ cases passed( \(.*\))?\n", _stdout(cell)), _stdout(cell)
 
 
-@pytest.mark.parametrize("drill_id", DRILLS)
+@pytest.mark.parametrize("drill_id", KERNEL_DRILLS or [FORGED])
 def test_the_check_cell_fails_on_the_stub_as_not_written_yet_without_a_traceback(executed, drill_id):
     (error,) = _errors(executed[drill_id, "stub"])
     assert error.ename == "DrillFailed"

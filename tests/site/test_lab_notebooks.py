@@ -10,6 +10,7 @@ Jupyter on a lab the test writes itself. The engine runs each lab as the build d
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -75,6 +76,10 @@ def test_each_task_is_a_stub_then_a_check_that_run_all_goes_past(lab):
     assert any(cell.cell_type == "code" and "check_here(" in cell.source for cell in notebook.cells[after:])
 
 
+@pytest.mark.skipif(
+    os.environ.get("DRILL_NOTEBOOKS") == "none",
+    reason="DRILL_NOTEBOOKS=none: no drill, checker or notebook writer changed (a kernel runs where one did)",
+)
 def test_run_all_goes_past_an_unwritten_task_and_the_walkthrough_passes_its_check(tmp_path, monkeypatch):
     notebook = jupytext.reads(WRITTEN_LAB, fmt="py:percent")
     _kernel(tmp_path / "jupyter")
