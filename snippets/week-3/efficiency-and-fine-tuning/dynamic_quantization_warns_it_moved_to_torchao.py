@@ -3,7 +3,6 @@ import warnings
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10))
 x = torch.randn(16, 256)
 # --8<-- [start:gist]

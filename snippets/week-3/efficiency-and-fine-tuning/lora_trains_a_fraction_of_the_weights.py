@@ -1,7 +1,6 @@
 import torch
 from torch import nn
 
-torch.manual_seed(0)
 base = nn.Linear(1024, 1024)
 rank, alpha = 8, 16
 # --8<-- [start:gist]

@@ -1,6 +1,5 @@
 import torch
 
-torch.manual_seed(0)
 w = torch.randn(256, 256) / 16
 a, b = torch.randn(8, 256) / 16, torch.randn(256, 8) / 16
 scale, x = 16 / 8, torch.randn(32, 256)

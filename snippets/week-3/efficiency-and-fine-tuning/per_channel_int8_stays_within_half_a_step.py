@@ -6,7 +6,6 @@ def quantize(w, dim):  # symmetric: no zero point, range [-127, 127]
     return torch.round(w / scale).clamp(-127, 127).to(torch.int8), scale
 
 
-torch.manual_seed(0)
 w = torch.randn(64, 128) * 0.02
 w[0, 0] = 1.0  # one outlier weight in channel 0
 # --8<-- [start:gist]

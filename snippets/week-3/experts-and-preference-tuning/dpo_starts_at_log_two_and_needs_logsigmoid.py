@@ -3,7 +3,6 @@ import math
 import torch
 import torch.nn.functional as F
 
-torch.manual_seed(0)
 reference = -torch.rand(2, 4) * 50  # summed log-probs: chosen, rejected
 beta = 0.1
 

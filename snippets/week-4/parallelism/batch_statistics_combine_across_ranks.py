@@ -1,6 +1,5 @@
 import torch
 
-torch.manual_seed(0)
 sizes = [3, 5, 1]  # uneven per-rank batches
 shards = [torch.randn(n, 4) * 2 + 1 for n in sizes]
 # --8<-- [start:gist]

@@ -12,7 +12,7 @@ def worker(rank, queue):
     dist.init_process_group(
         "gloo", store=dist.FileStore("rendezvous", WORLD), rank=rank,
         world_size=WORLD)
-    torch.manual_seed(0)  # the same full weights and batch on every rank
+    torch.manual_seed(0)  # fixed seed: every rank draws the same full layer
     x, w1, b1 = torch.randn(3, 4), torch.randn(6, 4), torch.randn(6)
     w2, b2 = torch.randn(2, 6), torch.randn(2)
     full = F.linear(F.gelu(F.linear(x, w1, b1)), w2, b2)
