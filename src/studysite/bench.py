@@ -20,8 +20,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 SEARCH_INDEX = "search/search_index.json"
-SEARCH_INDEX_BUDGET = 300_000
-FIRST_LOAD_BUDGET = 700_000
+# Sized for Phases 1 and 2 (about 140 questions and 60 drills); the index, fetched by every page,
+# grows with each question, so a new part of the curriculum revisits these figures on purpose.
+SEARCH_INDEX_BUDGET = 340_000
+FIRST_LOAD_BUDGET = 800_000
 # assets/math.js loads these on a page with a formula (pymdownx.arithmatex marks it .arithmatex) that
 # the build did not render (without node, studysite/formulas.py); the stylesheet for any formula.
 KATEX_FILES = ("assets/katex/katex.min.js", "assets/katex/contrib/auto-render.min.js")

@@ -35,7 +35,11 @@ QUERIES = [
     ("gradcheck", "week-2/day-9/nan-loss-and-gradcheck/#gradcheck"),
     ("NaN loss", "week-2/day-9/nan-loss-and-gradcheck/#nan-loss"),
     ("prefetch factor", "week-2/day-6/prefetching-seeding-and-main-guard/#prefetch-factor"),
-    ("dropout eval mode", "week-2/day-9/training-curves-and-eval-mode/#eval-mode-accuracy-drop"),
+    (  # two questions answer it: why eval mode changes accuracy, and what dropout does in eval
+        "dropout eval mode",
+        "week-2/day-9/training-curves-and-eval-mode/#eval-mode-accuracy-drop"
+        " or week-1/layers-by-hand/#running-stats-and-inverted-dropout",
+    ),
     (
         "exploding gradients",
         "week-2/day-9/exploding-gradients-and-loss-landscapes/#exploding-vanishing-gradients",
@@ -46,7 +50,11 @@ QUERIES = [
     ("adam or sgd", "week-1/modules-and-optimization/#adam-vs-sgd"),
     ("register_buffer", "week-1/modules-and-optimization/#buffer-vs-parameter"),
     ("nn.ReLU or F.relu", "week-1/modules-and-optimization/#relu-function-vs-module"),
-    ("custom collate function", "week-2/day-6/collation-and-length-batching/#collate-fn"),
+    (  # how to write one, and the custom collate_fn that workers cannot pickle
+        "custom collate function",
+        "week-2/day-6/collation-and-length-batching/#collate-fn"
+        " or week-2/day-6/pickling-and-persistent-workers/#lambda-collate-fn-pickling",
+    ),
     ("drop last batch", "week-2/day-6/collation-and-length-batching/#drop-last"),
     ("getitem numpy array", "week-2/day-6/datasets-and-loaders/#getitem-returns-tensors"),
     ("yield samples from a python generator", "week-2/day-6/datasets-and-loaders/#generator-as-dataset"),
@@ -146,20 +154,20 @@ NOT_IN_NOTES_QUERIES = [
 # The bar for them: 28 of 30 land, the same share of a longer list.
 NOT_IN_NOTES_MUST_LAND = math.ceil(len(NOT_IN_NOTES_QUERIES) * 28 / 30)
 # Topics the site does not cover, some sharing a word with one it does ("model", "export", "trace",
-# "tuning"), and queries of stop words alone: none may open a question.
+# "tuning"), and queries of stop words alone: none may open a question. (ONNX, int8, pruning hooks,
+# the LSTM API and TorchScript have questions of their own since Weeks 3 and 4.)
 UNCOVERED_QUERIES = [
-    "onnx export",
+    "tensorrt export",
     "tensorflow vs pytorch",
     "huggingface tokenizer",
     "pytorch lightning trainer",
-    "quantization int8",
-    "model pruning",
+    "model distillation",
     "knowledge distillation",
-    "lstm hidden state",
+    "jax pmap sharding",
     "bert fine tuning",
     "gan mode collapse",
     "tpu xla",
-    "torchscript trace vs script",
+    "tensorrt engine vs plan",
     "vs",
     "what is the",
 ]
@@ -251,13 +259,14 @@ def landings(answer: dict) -> dict[str, str | None]:
 
 def landing_misses(site: Path, answers: dict[str, dict], queries: list[tuple[str, str]]) -> list[str]:
     misses = []
-    for query, site_path in queries:
+    for query, site_path in queries:  # "A or B": either question answers the phrasing
         for how, where in landings(answers[query]).items():
-            if where != site_path:
+            if where not in site_path.split(" or "):
                 misses.append(f"{query!r} + {how}: expected /{site_path}, got {where and '/' + where}")
-    for _, site_path in queries:  # the heading a landing shows is on its page, under its anchor
-        page, anchor = site_path.split("#")
-        assert anchor in _anchors(site, page), f"/{page} has no heading #{anchor}"
+    for _, site_paths in queries:  # the heading a landing shows is on its page, under its anchor
+        for site_path in site_paths.split(" or "):
+            page, anchor = site_path.split("#")
+            assert anchor in _anchors(site, page), f"/{page} has no heading #{anchor}"
     return misses
 
 
@@ -290,8 +299,8 @@ def test_a_query_about_something_the_site_does_not_cover_matches_nothing(search)
 
 
 def test_a_word_the_site_does_not_hold_is_named_and_the_nearest_results_still_listed(search):
-    answer = search(["onnx export trace"])["onnx export trace"]
-    assert not answer["match"] and answer["unknown"] == ["onnx"], answer
+    answer = search(["distillation export trace"])["distillation export trace"]
+    assert not answer["match"] and answer["unknown"] == ["distillation"], answer
     locations = [doc["location"] for group in answer["groups"] for doc in group]
     assert f"{DEBUGGING}/#profiler-workflow" in locations, "the profiler's trace export is listed"
 
